@@ -1,0 +1,151 @@
+package dev.forge.memory.conformance;
+
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.spi.ProviderContext;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+
+/**
+ * The whole conformance suite. A provider's test extends this class and says how to open the provider:
+ *
+ * <pre>{@code
+ * class SqliteConformanceTest extends MemoryProviderConformance {
+ *     @Override
+ *     protected MemoryProvider openProvider(ProviderContext context) {
+ *         return new SqliteMemoryProviderFactory().open(context);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Each contract runs as a nested group. Tests of a capability the provider does not report are skipped
+ * with the reason; for each missing capability, other tests check it is refused cleanly.
+ */
+public abstract class MemoryProviderConformance {
+
+    /**
+     * Opens the provider under test on the store that belongs to {@code context.baseDirectory()}: the same
+     * directory must give the same store (so that a reopen sees what was written), a new directory an empty
+     * one. The context carries the project id, session id and clock the provider must use.
+     */
+    protected abstract MemoryProvider openProvider(ProviderContext context);
+
+    /** Get, set, overwrite, delete and clear: versions, timestamps, tags and metadata round-trip exactly. */
+    @Nested
+    @DisplayName("Core")
+    class Core extends CoreContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Scopes and isolation: projects and sessions on one store never see or touch each other's entries. */
+    @Nested
+    @DisplayName("Scopes")
+    class Scopes extends ScopeContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Query patterns, filters, order, limit and offset. */
+    @Nested
+    @DisplayName("Queries")
+    class Queries extends QueryContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Keyword search: matching, ranking, scores, threshold, limit, scopes and filters. */
+    @Nested
+    @DisplayName("KeywordSearch")
+    class KeywordSearch extends KeywordSearchContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Semantic and hybrid search where offered; a clean refusal where not. */
+    @Nested
+    @DisplayName("SemanticSearch")
+    class SemanticSearch extends SemanticSearchContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Typed relations: relate, unrelate, relations, traverse, cascades and isolation. */
+    @Nested
+    @DisplayName("Graph")
+    class Graph extends GraphContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Transactions: atomic commit, rollback, isolation of uncommitted writes. */
+    @Nested
+    @DisplayName("Transactions")
+    class Transactions extends TransactionContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Version history: every version of a key, oldest first. */
+    @Nested
+    @DisplayName("History")
+    class History extends HistoryContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Many threads at once: nothing lost, versions monotonic per key. */
+    @Nested
+    @DisplayName("Concurrency")
+    class Concurrency extends ConcurrencyContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Bad input: clear typed errors that change nothing; awkward but valid input stored exactly. */
+    @Nested
+    @DisplayName("BadInput")
+    class BadInput extends BadInputContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Durability: write, close, reopen the same store, everything still there. */
+    @Nested
+    @DisplayName("Durability")
+    class Durability extends DurabilityContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** Capabilities: the reported set matches the facets; a missing capability is refused cleanly. */
+    @Nested
+    @DisplayName("Capabilities")
+    class Capabilities extends CapabilityContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+}

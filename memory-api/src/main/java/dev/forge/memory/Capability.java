@@ -1,0 +1,19 @@
+package dev.forge.memory;
+
+/**
+ * An optional ability of a provider, reported by {@link MemoryProvider#capabilities()}.
+ *
+ * <p>Get, set, query, delete and clear are not capabilities: every provider has them.
+ */
+public enum Capability {
+    /** {@link SearchMode#KEYWORD} search. */
+    KEYWORD_SEARCH,
+    /** {@link SearchMode#SEMANTIC} and {@link SearchMode#HYBRID} search, backed by embeddings. */
+    SEMANTIC_SEARCH,
+    /** Typed relations between entries: {@link MemoryProvider#graph()} is present. */
+    GRAPH,
+    /** Atomic multi-entry changes: {@link MemoryProvider#transactions()} is present. */
+    TRANSACTIONS,
+    /** Every version of a key is kept: {@link MemoryProvider#history()} is present. */
+    HISTORY
+}

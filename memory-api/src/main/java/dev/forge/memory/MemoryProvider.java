@@ -1,0 +1,135 @@
+package dev.forge.memory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A long-term memory store. Every backend implements this; callers get one from a
+ * {@link dev.forge.memory.spi.MemoryProviderFactory} found by name.
+ *
+ * <p>The contract, which the conformance suite checks for every provider:
+ * <ul>
+ *   <li>Keys follow {@link dev.forge.memory.spi.Keys}: any string of 1 to 512 code points without control
+ *       characters or unpaired surrogates, stored verbatim. Values, tags and metadata follow
+ *       {@link dev.forge.memory.spi.EntryRules} and {@link #limits()}.</li>
+ *   <li>A provider is opened for one project and one session. PROJECT entries of other projects and SESSION
+ *       entries of other sessions are invisible to it and untouched by it; GLOBAL entries are shared.</li>
+ *   <li>Every method is safe to call from many threads at once. Each provider documents what happens when
+ *       several processes open the same store.</li>
+ *   <li>A failed call changes nothing. Errors are {@link MemoryException}s.</li>
+ *   <li>After {@link #close()}, every method but {@code close} and {@code name} throws
+ *       {@link BackendUnavailableException}.</li>
+ * </ul>
+ */
+public interface MemoryProvider extends AutoCloseable {
+
+    /** The provider's name, as its factory's {@code name()}; used in messages. */
+    String name();
+
+    /**
+     * The entry stored under {@code key} in {@code scope}, if any.
+     *
+     * @throws InvalidKeyException if the key breaks the key rules
+     */
+    Optional<MemoryEntry> get(String key, Scope scope);
+
+    /**
+     * Stores a value under {@code key} in {@code scope}, replacing what was there.
+     *
+     * <p>A first write gets version 1 and {@code createdAt == updatedAt == now}; an overwrite keeps
+     * {@code createdAt}, sets {@code updatedAt} to now and increments the version, even when nothing changed.
+     * Tags keep their order with later duplicates dropped. After a delete, the key starts again at version 1.
+     *
+     * @param tags     tags, ordered
+     * @param metadata JSON-compatible metadata (see {@link dev.forge.memory.spi.EntryRules#normalizeMetadata})
+     * @return the entry as stored
+     * @throws InvalidKeyException     if the key breaks the key rules
+     * @throws ValueTooLargeException  if the value is over {@link Limits#maxValueBytes()}
+     * @throws InvalidEntryException   if a tag or the metadata cannot be stored
+     */
+    MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata);
+
+    /** Stores a value without tags or metadata; see {@link #set(String, String, Scope, List, Map)}. */
+    default MemoryEntry set(String key, String value, Scope scope) {
+        return set(key, value, scope, List.of(), Map.of());
+    }
+
+    /** The entries selected by {@code query}, in its order; see {@link Query}. */
+    List<MemoryEntry> query(Query query);
+
+    /**
+     * Ranked text search; see {@link SearchRequest}.
+     *
+     * @throws UnsupportedCapabilityException if the mode's {@linkplain SearchMode#requiredCapability() capability}
+     *                                        is missing
+     */
+    List<Hit> search(SearchRequest request);
+
+    /**
+     * Removes the entry, its history and its relations.
+     *
+     * @return whether there was an entry; deleting a missing key is a no-op that returns false
+     */
+    boolean delete(String key, Scope scope);
+
+    /**
+     * Removes every entry of {@code scope} that this provider can see: for SESSION only this session's
+     * entries, for PROJECT only this project's, for GLOBAL every global entry.
+     *
+     * @return the number of entries removed
+     */
+    int clear(Scope scope);
+
+    /**
+     * Ends this provider's session: removes its SESSION entries. The provider stays open.
+     *
+     * @return the number of entries removed
+     */
+    default int endSession() {
+        return clear(Scope.SESSION);
+    }
+
+    /** The optional capabilities this provider has; consistent with the facet accessors. */
+    Set<Capability> capabilities();
+
+    /** The size limits this provider enforces on writes. */
+    default Limits limits() {
+        return Limits.DEFAULT;
+    }
+
+    /** Relations between entries, present exactly when {@link Capability#GRAPH} is listed. */
+    default Optional<MemoryGraph> graph() {
+        return Optional.empty();
+    }
+
+    /** Atomic multi-entry changes, present exactly when {@link Capability#TRANSACTIONS} is listed. */
+    default Optional<Transactions> transactions() {
+        return Optional.empty();
+    }
+
+    /** Every version of a key, present exactly when {@link Capability#HISTORY} is listed. */
+    default Optional<VersionHistory> history() {
+        return Optional.empty();
+    }
+
+    /** The graph facet, or {@link UnsupportedCapabilityException} naming this provider. */
+    default MemoryGraph requireGraph() {
+        return graph().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.GRAPH));
+    }
+
+    /** The transactions facet, or {@link UnsupportedCapabilityException} naming this provider. */
+    default Transactions requireTransactions() {
+        return transactions().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.TRANSACTIONS));
+    }
+
+    /** The history facet, or {@link UnsupportedCapabilityException} naming this provider. */
+    default VersionHistory requireHistory() {
+        return history().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.HISTORY));
+    }
+
+    /** Releases the backend. Idempotent; stored memories stay stored. */
+    @Override
+    void close();
+}

@@ -1,0 +1,377 @@
+package dev.forge.memory.inmemory;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.Capability;
+import dev.forge.memory.ConflictException;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryNotFoundException;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Hit;
+import dev.forge.memory.InvalidRequestException;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.MemoryTransaction;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.Transactions;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.VersionHistory;
+import dev.forge.memory.inmemory.InMemoryStore.Edge;
+import dev.forge.memory.inmemory.InMemoryStore.Namespace;
+import dev.forge.memory.inmemory.InMemoryStore.NodeId;
+import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.GraphWalker;
+import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.KeywordScorer;
+import dev.forge.memory.spi.ProviderContext;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The reference provider: keeps everything in an {@link InMemoryStore}, has every capability but semantic search.
+ *
+ * <p>Thread-safe: one read-write lock per store. Transactions are optimistic: writes are buffered, and
+ * commit fails with {@link ConflictException} (applying nothing) if a key the transaction touched was changed
+ * by someone else since it first touched it. Not shared between processes.
+ */
+public final class InMemoryMemoryProvider implements MemoryProvider {
+
+    /** The name this provider is selected by. */
+    public static final String NAME = "in-memory";
+
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
+            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY));
+
+    private final InMemoryStore store;
+    private final ProviderContext context;
+    private final Graph graph = new Graph();
+    private final Transactions transactions = this::begin;
+    private final VersionHistory history = this::versions;
+    private volatile boolean closed;
+
+    /** A provider over {@code store}, serving the project and session of {@code context}. */
+    public InMemoryMemoryProvider(InMemoryStore store, ProviderContext context) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.context = Objects.requireNonNull(context, "context");
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    private Namespace namespace(Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        return switch (scope) {
+            case SESSION -> new Namespace(scope, context.sessionId());
+            case PROJECT -> new Namespace(scope, context.projectId());
+            case GLOBAL -> new Namespace(scope, "");
+        };
+    }
+
+    private NodeId node(EntryRef ref) {
+        Keys.validate(ref.key());
+        return new NodeId(namespace(ref.scope()), ref.key());
+    }
+
+    private boolean visible(NodeId id) {
+        return namespace(id.namespace().scope()).equals(id.namespace());
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new BackendUnavailableException("This in-memory provider is closed; open a new one.");
+        }
+    }
+
+    private <T> T read(java.util.function.Supplier<T> work) {
+        checkOpen();
+        Lock lock = store.lock.readLock();
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private <T> T write(java.util.function.Supplier<T> work) {
+        checkOpen();
+        Lock lock = store.lock.writeLock();
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<MemoryEntry> get(String key, Scope scope) {
+        NodeId id = node(new EntryRef(Keys.validate(key), scope));
+        return read(() -> Optional.ofNullable(store.current(id)));
+    }
+
+    @Override
+    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+        checkOpen();
+        EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
+        NodeId id = node(new EntryRef(key, scope));
+        return write(() -> {
+            MemoryEntry entry = write.toEntry(Optional.ofNullable(store.current(id)), context.clock().instant());
+            store.append(id, entry);
+            return entry;
+        });
+    }
+
+    private List<MemoryEntry> candidates(Set<Scope> scopes) {
+        List<MemoryEntry> all = new ArrayList<>();
+        for (Scope scope : scopes) {
+            store.currentEntries(namespace(scope)).forEach(all::add);
+        }
+        return all;
+    }
+
+    @Override
+    public List<MemoryEntry> query(Query query) {
+        Objects.requireNonNull(query, "query");
+        return read(() -> query.apply(candidates(query.scopes())));
+    }
+
+    @Override
+    public List<Hit> search(SearchRequest request) {
+        Objects.requireNonNull(request, "request");
+        checkOpen();
+        if (request.mode() != SearchMode.KEYWORD) {
+            throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
+        }
+        return read(() -> KeywordScorer.rank(request, candidates(request.scopes())));
+    }
+
+    @Override
+    public boolean delete(String key, Scope scope) {
+        NodeId id = node(new EntryRef(Keys.validate(key), scope));
+        return write(() -> store.remove(id));
+    }
+
+    @Override
+    public int clear(Scope scope) {
+        Namespace namespace = namespace(scope);
+        return write(() -> store.clear(namespace));
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public Optional<MemoryGraph> graph() {
+        return Optional.of(graph);
+    }
+
+    @Override
+    public Optional<Transactions> transactions() {
+        return Optional.of(transactions);
+    }
+
+    @Override
+    public Optional<VersionHistory> history() {
+        return Optional.of(history);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    private List<MemoryEntry> versions(String key, Scope scope) {
+        NodeId id = node(new EntryRef(Keys.validate(key), scope));
+        return read(() -> store.history(id));
+    }
+
+    private final class Graph implements MemoryGraph {
+
+        @Override
+        public Relation relate(EntryRef from, EntryRef to, String type) {
+            EntryRules.checkRelationType(type);
+            NodeId source = node(from);
+            NodeId target = node(to);
+            return write(() -> {
+                requireExists(source);
+                requireExists(target);
+                Edge existing = store.findEdge(source, type, target);
+                if (existing != null) {
+                    return existing.toRelation();
+                }
+                Edge edge = new Edge(source, type, target, context.clock().instant());
+                store.addEdge(edge);
+                return edge.toRelation();
+            });
+        }
+
+        private void requireExists(NodeId id) {
+            if (store.current(id) == null) {
+                throw new EntryNotFoundException("Cannot relate " + id.ref() + ": no such entry. Store it first.");
+            }
+        }
+
+        @Override
+        public boolean unrelate(EntryRef from, EntryRef to, String type) {
+            EntryRules.checkRelationType(type);
+            NodeId source = node(from);
+            NodeId target = node(to);
+            return write(() -> {
+                Edge existing = store.findEdge(source, type, target);
+                return existing != null && store.removeEdge(existing);
+            });
+        }
+
+        @Override
+        public List<Relation> relations(EntryRef entry, Direction direction) {
+            Objects.requireNonNull(direction, "direction");
+            NodeId id = node(entry);
+            return read(() -> relationsOf(id, direction));
+        }
+
+        private List<Relation> relationsOf(NodeId id, Direction direction) {
+            List<Relation> relations = new ArrayList<>();
+            if (direction != Direction.INCOMING) {
+                for (Edge edge : store.outgoing(id)) {
+                    if (visible(edge.to())) {
+                        relations.add(edge.toRelation());
+                    }
+                }
+            }
+            if (direction != Direction.OUTGOING) {
+                for (Edge edge : store.incoming(id)) {
+                    if (visible(edge.from()) && !(direction == Direction.BOTH && edge.from().equals(edge.to()))) {
+                        relations.add(edge.toRelation());
+                    }
+                }
+            }
+            relations.sort(null);
+            return List.copyOf(relations);
+        }
+
+        @Override
+        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+            Objects.requireNonNull(traversal, "traversal");
+            NodeId id = node(start);
+            return read(() -> store.current(id) == null ? List.of()
+                    : GraphWalker.traverse(start, traversal, (ref, direction) -> relationsOf(node(ref), direction)));
+        }
+    }
+
+    private MemoryTransaction begin() {
+        checkOpen();
+        return new Transaction();
+    }
+
+    /** Buffers operations; applies them all under the write lock at commit, or none. */
+    private final class Transaction implements MemoryTransaction {
+        private final List<Object[]> operations = new ArrayList<>();
+        private final Map<NodeId, Optional<MemoryEntry>> view = new HashMap<>();
+        private final Map<NodeId, Long> observedVersions = new HashMap<>();
+        private boolean active = true;
+
+        private void checkActive() {
+            checkOpen();
+            if (!active) {
+                throw new InvalidRequestException("This transaction is already committed or rolled back; begin a new one.");
+            }
+        }
+
+        private Optional<MemoryEntry> current(NodeId id) {
+            Optional<MemoryEntry> seen = view.get(id);
+            if (seen != null) {
+                return seen;
+            }
+            Optional<MemoryEntry> stored = read(() -> Optional.ofNullable(store.current(id)));
+            observedVersions.putIfAbsent(id, stored.map(MemoryEntry::version).orElse(0L));
+            return stored;
+        }
+
+        @Override
+        public Optional<MemoryEntry> get(String key, Scope scope) {
+            checkActive();
+            return current(node(new EntryRef(Keys.validate(key), scope)));
+        }
+
+        @Override
+        public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+            checkActive();
+            EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
+            NodeId id = node(new EntryRef(key, scope));
+            MemoryEntry entry = write.toEntry(current(id), context.clock().instant());
+            view.put(id, Optional.of(entry));
+            operations.add(new Object[] {id, entry});
+            return entry;
+        }
+
+        @Override
+        public boolean delete(String key, Scope scope) {
+            checkActive();
+            NodeId id = node(new EntryRef(Keys.validate(key), scope));
+            boolean existed = current(id).isPresent();
+            view.put(id, Optional.empty());
+            operations.add(new Object[] {id, null});
+            return existed;
+        }
+
+        @Override
+        public void commit() {
+            checkActive();
+            active = false;
+            write(() -> {
+                for (Map.Entry<NodeId, Long> observed : observedVersions.entrySet()) {
+                    MemoryEntry now = store.current(observed.getKey());
+                    long version = now == null ? 0L : now.version();
+                    if (version != observed.getValue()) {
+                        throw new ConflictException("Transaction not committed: " + observed.getKey().ref()
+                                + " was changed by another writer since this transaction read it. Retry the transaction.");
+                    }
+                }
+                for (Object[] operation : operations) {
+                    NodeId id = (NodeId) operation[0];
+                    if (operation[1] == null) {
+                        store.remove(id);
+                    } else {
+                        store.append(id, (MemoryEntry) operation[1]);
+                    }
+                }
+                return null;
+            });
+        }
+
+        @Override
+        public void rollback() {
+            checkActive();
+            active = false;
+        }
+
+        @Override
+        public boolean isActive() {
+            return active;
+        }
+
+        @Override
+        public void close() {
+            active = false;
+        }
+    }
+}

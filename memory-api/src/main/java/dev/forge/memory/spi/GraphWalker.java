@@ -1,0 +1,58 @@
+package dev.forge.memory.spi;
+
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Traversal;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiFunction;
+
+/**
+ * Breadth-first traversal over any relation lookup, implementing the contract of
+ * {@link dev.forge.memory.MemoryGraph#traverse} for providers that cannot push it into their backend.
+ */
+public final class GraphWalker {
+
+    private GraphWalker() {
+    }
+
+    /**
+     * Walks from {@code start}.
+     *
+     * @param relationsOf the provider's {@code relations(entry, direction)}, sorted as that method promises
+     */
+    public static List<GraphPath> traverse(EntryRef start, Traversal traversal,
+                                           BiFunction<EntryRef, Direction, List<Relation>> relationsOf) {
+        List<GraphPath> paths = new ArrayList<>();
+        Set<EntryRef> seen = new HashSet<>();
+        seen.add(start);
+        Deque<List<Relation>> frontier = new ArrayDeque<>();
+        frontier.add(List.of());
+        while (!frontier.isEmpty()) {
+            List<Relation> path = frontier.poll();
+            if (path.size() >= traversal.maxDepth()) {
+                continue;
+            }
+            EntryRef at = path.isEmpty() ? start : new GraphPath(start, path).end();
+            for (Relation relation : relationsOf.apply(at, traversal.direction())) {
+                if (!traversal.follows(relation.type())) {
+                    continue;
+                }
+                EntryRef next = relation.otherEnd(at);
+                if (seen.add(next)) {
+                    List<Relation> longer = new ArrayList<>(path);
+                    longer.add(relation);
+                    paths.add(new GraphPath(start, longer));
+                    frontier.add(longer);
+                }
+            }
+        }
+        return List.copyOf(paths);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.forge.memory.spi;
+
+import dev.forge.memory.MemoryProvider;
+
+/**
+ * Makes providers of one kind; found by {@link java.util.ServiceLoader} through
+ * {@code META-INF/services/dev.forge.memory.spi.MemoryProviderFactory}.
+ *
+ * <p>An implementation has a public no-argument constructor that does nothing: all work, all I/O and all
+ * validation of configuration happen in {@link #open}.
+ */
+public interface MemoryProviderFactory {
+
+    /** The fixed, short, lower-case name config selects this provider by, such as {@code file} or {@code sqlite}. */
+    String name();
+
+    /** One sentence for {@code forge-memory providers}. */
+    default String description() {
+        return name() + " provider";
+    }
+
+    /**
+     * Opens a provider on the store the context and its config describe, creating the store if needed.
+     *
+     * @throws dev.forge.memory.ConfigurationException      if the config is invalid
+     * @throws dev.forge.memory.BackendUnavailableException if the backend cannot be reached
+     */
+    MemoryProvider open(ProviderContext context);
+}

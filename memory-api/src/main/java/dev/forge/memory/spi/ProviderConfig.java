@@ -1,0 +1,200 @@
+package dev.forge.memory.spi;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.MemoryException;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The configuration block of one provider, as read from YAML (or built in code), with where it came from.
+ *
+ * <p>Providers bind it to their own immutable record with {@link #bind}: field names are written in
+ * {@code snake_case}, unknown or misspelled keys are rejected with the list of known keys and a suggestion,
+ * and a value of the wrong type is rejected with its field. Missing keys bind to {@code null}, which the
+ * record's compact constructor replaces with its default.
+ */
+public final class ProviderConfig {
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .build();
+
+    private static final ProviderConfig EMPTY = new ProviderConfig(Map.of(), "(defaults)", "config");
+
+    private final Map<String, Object> values;
+    private final String source;
+    private final String path;
+
+    private ProviderConfig(Map<String, Object> values, String source, String path) {
+        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        this.source = Objects.requireNonNull(source, "source");
+        this.path = Objects.requireNonNull(path, "path");
+    }
+
+    /** No settings: every field takes its default. */
+    public static ProviderConfig empty() {
+        return EMPTY;
+    }
+
+    /**
+     * A config block.
+     *
+     * @param values the settings, as YAML would give them (strings, numbers, booleans, lists, maps)
+     * @param source where they came from, for messages (a file name, "command line")
+     * @param path   the dotted path of this block in its source, for messages ({@code memory.config})
+     */
+    public static ProviderConfig of(Map<String, ?> values, String source, String path) {
+        return new ProviderConfig(new LinkedHashMap<>(values), source, path);
+    }
+
+    /** Settings built in code. */
+    public static ProviderConfig of(Map<String, ?> values) {
+        return of(values, "(code)", "config");
+    }
+
+    /** The raw settings. */
+    public Map<String, Object> values() {
+        return values;
+    }
+
+    /** Where the settings came from. */
+    public String source() {
+        return source;
+    }
+
+    /** The dotted path of this block in its source. */
+    public String path() {
+        return path;
+    }
+
+    /** The raw value of one setting. */
+    public Optional<Object> get(String key) {
+        return Optional.ofNullable(values.get(key));
+    }
+
+    /**
+     * A nested block, for routers whose config holds the configs of other providers.
+     *
+     * @throws ConfigurationException if the key holds something other than a map
+     */
+    public Optional<ProviderConfig> child(String key) {
+        Object value = values.get(key);
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!(value instanceof Map<?, ?> map)) {
+            throw new ConfigurationException(source + ": '" + path + "." + key + "' must be a map of settings.", source,
+                    path + "." + key, null);
+        }
+        Map<String, Object> copy = new LinkedHashMap<>();
+        map.forEach((k, v) -> copy.put(String.valueOf(k), v));
+        return Optional.of(new ProviderConfig(copy, source, path + "." + key));
+    }
+
+    /** These settings with {@code key} removed, for routers that read one key themselves and pass on the rest. */
+    public ProviderConfig without(String key) {
+        Map<String, Object> copy = new LinkedHashMap<>(values);
+        copy.remove(key);
+        return new ProviderConfig(copy, source, path);
+    }
+
+    /**
+     * Binds the settings to {@code type}, usually a record whose compact constructor fills in defaults.
+     *
+     * @throws ConfigurationException for an unknown key (with the known keys and a did-you-mean), a value of
+     *                                the wrong type, or a value the record rejects
+     */
+    public <T> T bind(Class<T> type) {
+        JsonNode tree = MAPPER.valueToTree(values);
+        try {
+            return MAPPER.readerFor(type).readValue(tree);
+        } catch (UnrecognizedPropertyException e) {
+            Collection<Object> known = e.getKnownPropertyIds() == null ? List.of() : e.getKnownPropertyIds();
+            List<String> knownNames = known.stream().map(String::valueOf).collect(Collectors.toCollection(TreeSet::new))
+                    .stream().toList();
+            String field = fieldPath(e);
+            String suggestion = Suggestions.closest(e.getPropertyName(), knownNames)
+                    .map(s -> " Did you mean '" + s + "'?").orElse("");
+            throw new ConfigurationException(source + ": unknown key '" + field + "'." + suggestion
+                    + " Known keys: " + String.join(", ", knownNames) + ".", source, field, e);
+        } catch (ValueInstantiationException e) {
+            Throwable cause = e.getCause();
+            String field = fieldPath(e);
+            String detail = cause instanceof MemoryException || cause instanceof IllegalArgumentException
+                    ? cause.getMessage() : e.getOriginalMessage();
+            throw new ConfigurationException(source + ": invalid value at '" + field + "': " + detail, source, field, e);
+        } catch (InvalidFormatException e) {
+            String field = fieldPath(e);
+            throw new ConfigurationException(source + ": '" + field + "' cannot be '" + e.getValue() + "'"
+                    + describeTarget(e.getTargetType()) + ".", source, field, e);
+        } catch (MismatchedInputException e) {
+            String field = fieldPath(e);
+            throw new ConfigurationException(source + ": '" + field + "' has the wrong type"
+                    + describeTarget(e.getTargetType()) + ".", source, field, e);
+        } catch (IOException e) {
+            throw new ConfigurationException(source + ": cannot read '" + path + "': " + e.getMessage(), source, path, e);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(source + ": invalid value in '" + path + "': " + e.getMessage(), source, path, e);
+        }
+    }
+
+    private String fieldPath(com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder field = new StringBuilder(path);
+        for (com.fasterxml.jackson.databind.JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                field.append('.').append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                field.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return field.toString();
+    }
+
+    private static String describeTarget(Class<?> target) {
+        if (target == null) {
+            return "";
+        }
+        if (target.isEnum()) {
+            Object[] constants = target.getEnumConstants();
+            StringBuilder names = new StringBuilder();
+            for (Object constant : constants) {
+                names.append(names.length() == 0 ? "" : ", ").append(constant.toString().toLowerCase(java.util.Locale.ROOT));
+            }
+            return ": expected one of " + names;
+        }
+        if (target == Boolean.class || target == boolean.class) {
+            return ": expected true or false";
+        }
+        if (Number.class.isAssignableFrom(target) || target.isPrimitive()) {
+            return ": expected a number";
+        }
+        if (target == ByteSize.class) {
+            return ": expected a size such as 1048576 or 10MB";
+        }
+        return ": expected " + target.getSimpleName();
+    }
+
+    @Override
+    public String toString() {
+        return source + " (" + path + "): " + values.keySet();
+    }
+}

@@ -1,0 +1,156 @@
+package dev.forge.memory.spi;
+
+import dev.forge.memory.MemoryProvider;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Everything a provider is opened with: its config, the project and session it serves, the clock it
+ * stamps entries with, the directory relative paths resolve against, and the registry a router uses to
+ * open child providers.
+ */
+public final class ProviderContext {
+
+    /** The longest project or session id. */
+    public static final int MAX_ID_LENGTH = 128;
+
+    private final ProviderConfig config;
+    private final String projectId;
+    private final String sessionId;
+    private final Clock clock;
+    private final Path baseDirectory;
+    private final ProviderRegistry registry;
+
+    private ProviderContext(Builder b) {
+        this.config = b.config;
+        this.projectId = Keys.validate(b.projectId, "project id", MAX_ID_LENGTH);
+        this.sessionId = Keys.validate(b.sessionId == null ? UUID.randomUUID().toString() : b.sessionId, "session id", MAX_ID_LENGTH);
+        this.clock = b.clock;
+        this.baseDirectory = b.baseDirectory.toAbsolutePath().normalize();
+        this.registry = b.registry;
+    }
+
+    /** A builder: empty config, project {@code default}, a random session id, the UTC system clock, the working directory. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this context's values. */
+    public Builder toBuilder() {
+        return new Builder().config(config).projectId(projectId).sessionId(sessionId).clock(clock)
+                .baseDirectory(baseDirectory).registry(registry);
+    }
+
+    /** This context with another config; used by routers to open children. */
+    public ProviderContext withConfig(ProviderConfig config) {
+        return toBuilder().config(config).build();
+    }
+
+    /** The provider's own config block. */
+    public ProviderConfig config() {
+        return config;
+    }
+
+    /** The project this provider serves: PROJECT entries of other projects are invisible. */
+    public String projectId() {
+        return projectId;
+    }
+
+    /** The session this provider serves: SESSION entries of other sessions are invisible. */
+    public String sessionId() {
+        return sessionId;
+    }
+
+    /** The clock entries are stamped with. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The absolute directory relative paths in the config resolve against (the project's {@code .forge} data root). */
+    public Path baseDirectory() {
+        return baseDirectory;
+    }
+
+    /** Resolves a configured path: absolute paths stay, relative ones resolve against {@link #baseDirectory()}. */
+    public Path resolve(String configuredPath) {
+        return baseDirectory.resolve(configuredPath).toAbsolutePath().normalize();
+    }
+
+    /** The registry of factories, for routers that open other providers. */
+    public ProviderRegistry registry() {
+        return registry;
+    }
+
+    /** Opens the provider named {@code name} with {@code config}, sharing this context's project, session and clock. */
+    public MemoryProvider open(String name, ProviderConfig config) {
+        return registry.open(name, withConfig(config));
+    }
+
+    @Override
+    public String toString() {
+        return "ProviderContext[project=" + projectId + ", session=" + sessionId + ", base=" + baseDirectory + "]";
+    }
+
+    /** Builds a {@link ProviderContext}. */
+    public static final class Builder {
+        private ProviderConfig config = ProviderConfig.empty();
+        private String projectId = "default";
+        private String sessionId;
+        private Clock clock = Clock.systemUTC();
+        private Path baseDirectory = Path.of("");
+        private ProviderRegistry registry;
+
+        private Builder() {
+        }
+
+        /** The provider's config block. */
+        public Builder config(ProviderConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** The project id: 1 to 128 characters, no control characters. */
+        public Builder projectId(String projectId) {
+            this.projectId = projectId;
+            return this;
+        }
+
+        /** The session id: 1 to 128 characters, no control characters. */
+        public Builder sessionId(String sessionId) {
+            this.sessionId = sessionId;
+            return this;
+        }
+
+        /** The clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The directory relative paths resolve against. */
+        public Builder baseDirectory(Path baseDirectory) {
+            this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory");
+            return this;
+        }
+
+        /** The registry; by default the factories found on the thread's context class loader. */
+        public Builder registry(ProviderRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Builds the context.
+         *
+         * @throws dev.forge.memory.InvalidKeyException if the project or session id is malformed
+         */
+        public ProviderContext build() {
+            if (registry == null) {
+                registry = ProviderRegistry.load();
+            }
+            return new ProviderContext(this);
+        }
+    }
+}
