@@ -1,0 +1,55 @@
+package dev.forge.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class KeyPatternTest {
+
+    @Test
+    void shapes_are_recognised() {
+        assertThat(KeyPattern.parse("*").kind()).isEqualTo(KeyPattern.Kind.ALL);
+        assertThat(KeyPattern.parse("**").kind()).isEqualTo(KeyPattern.Kind.ALL);
+        assertThat(KeyPattern.parse("abc").kind()).isEqualTo(KeyPattern.Kind.EXACT);
+        assertThat(KeyPattern.parse("user:*").kind()).isEqualTo(KeyPattern.Kind.PREFIX);
+        assertThat(KeyPattern.parse("*:name").kind()).isEqualTo(KeyPattern.Kind.SUFFIX);
+        assertThat(KeyPattern.parse("*mid*").kind()).isEqualTo(KeyPattern.Kind.CONTAINS);
+        assertThat(KeyPattern.parse("a*b*c").kind()).isEqualTo(KeyPattern.Kind.GLOB);
+        assertThat(KeyPattern.parse("tag:arch").kind()).isEqualTo(KeyPattern.Kind.TAG);
+        assertThat(KeyPattern.parse("tag:arch").tagName()).isEqualTo("arch");
+    }
+
+    @Test
+    void globs_match_as_documented() {
+        KeyPattern glob = KeyPattern.parse("a*b*c");
+        assertThat(glob.matchesKey("abc")).isTrue();
+        assertThat(glob.matchesKey("a-b-c")).isTrue();
+        assertThat(glob.matchesKey("abcx")).isFalse();
+        assertThat(glob.matchesKey("xabc")).isFalse();
+        assertThat(glob.matchesKey("acb")).isFalse();
+        assertThat(KeyPattern.parse("ab*ab").matchesKey("ab")).isFalse();
+        assertThat(KeyPattern.parse("ab*ab").matchesKey("abab")).isTrue();
+        assertThat(KeyPattern.parse("*:x").matchesKey(":x")).isTrue();
+        assertThat(KeyPattern.parse("p:*").matchesKey("p:")).isTrue();
+        assertThat(KeyPattern.parse("p:*").literalPrefix()).isEqualTo("p:");
+    }
+
+    @Test
+    void escaped_stars_and_backslashes_are_literal() {
+        KeyPattern pattern = KeyPattern.parse("a\\*b");
+        assertThat(pattern.kind()).isEqualTo(KeyPattern.Kind.EXACT);
+        assertThat(pattern.matchesKey("a*b")).isTrue();
+        assertThat(pattern.matchesKey("axb")).isFalse();
+        assertThat(KeyPattern.parse("c:\\\\*").matchesKey("c:\\dir")).isTrue();
+        assertThat(KeyPattern.exact("tag:x*").matchesKey("tag:x*")).isTrue();
+        assertThat(KeyPattern.parse(KeyPattern.exact("x*\\y").text())).isEqualTo(KeyPattern.exact("x*\\y"));
+    }
+
+    @Test
+    void malformed_patterns_are_rejected() {
+        assertThatThrownBy(() -> KeyPattern.parse("")).isInstanceOf(InvalidRequestException.class);
+        assertThatThrownBy(() -> KeyPattern.parse("tag:")).isInstanceOf(InvalidRequestException.class);
+        assertThatThrownBy(() -> KeyPattern.parse("dangling\\")).isInstanceOf(InvalidRequestException.class);
+    }
+}
