@@ -15,7 +15,8 @@ import java.util.Set;
  *       characters or unpaired surrogates, stored verbatim. Values, tags and metadata follow
  *       {@link dev.forge.memory.spi.EntryRules} and {@link #limits()}.</li>
  *   <li>A provider is opened for one project and one session. PROJECT entries of other projects and SESSION
- *       entries of other sessions are invisible to it and untouched by it; GLOBAL entries are shared.</li>
+ *       entries of other sessions are invisible to it and untouched by it; GLOBAL entries are shared. A session
+ *       belongs to its project: the same session id in two projects names two separate sessions.</li>
  *   <li>Every method is safe to call from many threads at once. Each provider documents what happens when
  *       several processes open the same store.</li>
  *   <li>A failed call changes nothing. Errors are {@link MemoryException}s.</li>

@@ -53,14 +53,12 @@ public abstract class ContractSupport {
     final void openProviderUnderTest(TestInfo info) {
         provider = open(PROJECT, SESSION);
         Optional<Method> method = info.getTestMethod();
-        RequiresCapability required = method.map(m -> m.getAnnotation(RequiresCapability.class))
-                .orElse(null);
-        if (required == null) {
-            required = info.getTestClass().map(c -> c.getAnnotation(RequiresCapability.class)).orElse(null);
-        }
-        if (required != null) {
-            assumeTrue(provider.capabilities().contains(required.value()),
-                    "provider '" + provider.name() + "' does not report " + required.value());
+        List<RequiresCapability> required = new ArrayList<>();
+        info.getTestClass().ifPresent(c -> required.addAll(List.of(c.getAnnotationsByType(RequiresCapability.class))));
+        method.ifPresent(m -> required.addAll(List.of(m.getAnnotationsByType(RequiresCapability.class))));
+        for (RequiresCapability requirement : required) {
+            assumeTrue(provider.capabilities().contains(requirement.value()),
+                    "provider '" + provider.name() + "' does not report " + requirement.value());
         }
         LacksCapability lacking = method.map(m -> m.getAnnotation(LacksCapability.class)).orElse(null);
         if (lacking != null) {

@@ -1,5 +1,184 @@
 package dev.forge.memory.conformance;
 
-/** Version history: every version of a key, oldest first. */
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.forge.memory.Capability;
+import dev.forge.memory.InvalidEntryException;
+import dev.forge.memory.InvalidKeyException;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Scope;
+import dev.forge.memory.ValueTooLargeException;
+import dev.forge.memory.VersionHistory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Version history: every version of a key, oldest first, as it was written; gone with the key; kept apart
+ * per scope, project and session like the entries themselves.
+ */
+@RequiresCapability(Capability.HISTORY)
 public abstract class HistoryContract extends ContractSupport {
+
+    private VersionHistory history() {
+        return provider.history().orElseThrow();
+    }
+
+    private static VersionHistory historyOf(MemoryProvider p) {
+        return p.history().orElseThrow();
+    }
+
+    @Test
+    void versions_come_oldest_first_each_as_it_was_written() {
+        MemoryEntry first = put("k", "one", List.of("a"), Map.of("n", 1));
+        clock.advance(Duration.ofMinutes(1));
+        MemoryEntry second = put("k", "two", List.of("b", "a"), Map.of("n", 2, "extra", true));
+        clock.advance(Duration.ofMinutes(1));
+        MemoryEntry third = put("k", "three");
+        List<MemoryEntry> versions = history().versions("k", Scope.PROJECT);
+        assertThat(versions).containsExactly(first, second, third);
+        assertThat(versions).extracting(MemoryEntry::version).containsExactly(1L, 2L, 3L);
+        assertThat(versions).extracting(MemoryEntry::value).containsExactly("one", "two", "three");
+        assertThat(versions.get(1).tags()).containsExactly("b", "a");
+        assertThat(versions.get(1).metadata()).isEqualTo(Map.of("n", 2L, "extra", true));
+        assertThat(versions.get(2).tags()).isEmpty();
+        assertThat(versions).extracting(MemoryEntry::createdAt).containsOnly(first.createdAt());
+        assertThat(versions.get(1).updatedAt()).isAfter(versions.get(0).updatedAt());
+        assertThat(versions.get(2).updatedAt()).isAfter(versions.get(1).updatedAt());
+    }
+
+    @Test
+    void versions_stay_contiguous_and_in_numeric_order_past_nine() {
+        for (int i = 1; i <= 12; i++) {
+            put("k", "value " + i);
+        }
+        List<MemoryEntry> versions = history().versions("k", Scope.PROJECT);
+        assertThat(versions).extracting(MemoryEntry::version)
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, 12).boxed().toList());
+        assertThat(versions.get(9).value()).isEqualTo("value 10");
+    }
+
+    @Test
+    void the_last_version_is_always_what_get_returns() {
+        List<String> values = List.of("a", "b", "b", "b", "c");
+        for (String value : values) {
+            put("k", value, List.of(value), Map.of("v", value));
+            List<MemoryEntry> versions = history().versions("k", Scope.PROJECT);
+            assertThat(versions.get(versions.size() - 1)).isEqualTo(provider.get("k", Scope.PROJECT).orElseThrow());
+        }
+        // unchanged overwrites are versions too
+        assertThat(history().versions("k", Scope.PROJECT)).hasSize(values.size());
+    }
+
+    @Test
+    void version_finds_one_version_and_nothing_for_unknown_versions_or_keys() {
+        put("k", "one");
+        MemoryEntry second = put("k", "two");
+        put("k", "three");
+        assertThat(history().version("k", Scope.PROJECT, 2)).contains(second);
+        assertThat(history().version("k", Scope.PROJECT, 0)).isEmpty();
+        assertThat(history().version("k", Scope.PROJECT, 4)).isEmpty();
+        assertThat(history().version("k", Scope.GLOBAL, 1)).isEmpty();
+        assertThat(history().versions("never-written", Scope.PROJECT)).isEmpty();
+        assertThat(history().version("never-written", Scope.PROJECT, 1)).isEmpty();
+    }
+
+    @Test
+    void delete_removes_the_history_and_a_recreated_key_starts_a_new_one() {
+        put("k", "one");
+        put("k", "two");
+        provider.delete("k", Scope.PROJECT);
+        assertThat(history().versions("k", Scope.PROJECT)).isEmpty();
+        assertThat(history().version("k", Scope.PROJECT, 1)).isEmpty();
+        MemoryEntry fresh = put("k", "fresh");
+        assertThat(fresh.version()).isEqualTo(1);
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(fresh);
+    }
+
+    @Test
+    void clear_removes_the_history_of_that_scope_only() {
+        put("k", "p1");
+        put("k", "p2");
+        provider.set("k", "s1", Scope.SESSION);
+        provider.set("k", "s2", Scope.SESSION);
+        MemoryEntry global = provider.set("k", "g1", Scope.GLOBAL);
+        provider.clear(Scope.SESSION);
+        assertThat(history().versions("k", Scope.SESSION)).isEmpty();
+        assertThat(history().versions("k", Scope.PROJECT)).extracting(MemoryEntry::value).containsExactly("p1", "p2");
+        assertThat(history().versions("k", Scope.GLOBAL)).containsExactly(global);
+        MemoryEntry again = provider.set("k", "s3", Scope.SESSION);
+        assertThat(history().versions("k", Scope.SESSION)).containsExactly(again);
+    }
+
+    @Test
+    void histories_are_per_scope() {
+        MemoryEntry p1 = put("k", "p1");
+        MemoryEntry g1 = provider.set("k", "g1", Scope.GLOBAL);
+        MemoryEntry p2 = put("k", "p2");
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(p1, p2);
+        assertThat(history().versions("k", Scope.GLOBAL)).containsExactly(g1);
+        assertThat(history().versions("k", Scope.SESSION)).isEmpty();
+    }
+
+    @Test
+    void histories_are_per_project_and_per_session() {
+        MemoryEntry mine = put("k", "mine");
+        MemoryEntry myScratch = provider.set("scratch", "mine", Scope.SESSION);
+        MemoryProvider otherProject = open("project-b", "session-2");
+        assertThat(historyOf(otherProject).versions("k", Scope.PROJECT)).isEmpty();
+        MemoryEntry theirs = otherProject.set("k", "theirs", Scope.PROJECT);
+        assertThat(historyOf(otherProject).versions("k", Scope.PROJECT)).containsExactly(theirs);
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(mine);
+
+        MemoryProvider otherSession = open(PROJECT, "session-2");
+        assertThat(historyOf(otherSession).versions("scratch", Scope.SESSION)).isEmpty();
+        assertThat(historyOf(otherSession).versions("k", Scope.PROJECT)).containsExactly(mine);
+        assertThat(history().versions("scratch", Scope.SESSION)).containsExactly(myScratch);
+    }
+
+    @Test
+    void global_history_is_shared_by_every_project() {
+        MemoryProvider otherProject = open("project-b", "session-2");
+        MemoryEntry tabs = provider.set("style", "tabs", Scope.GLOBAL);
+        MemoryEntry spaces = otherProject.set("style", "spaces", Scope.GLOBAL);
+        assertThat(history().versions("style", Scope.GLOBAL)).containsExactly(tabs, spaces);
+        assertThat(historyOf(otherProject).versions("style", Scope.GLOBAL)).containsExactly(tabs, spaces);
+    }
+
+    @Test
+    void history_survives_reopen() {
+        List<MemoryEntry> written = new ArrayList<>();
+        for (String value : List.of("one", "two", "three")) {
+            written.add(put("k", value, List.of(value), Map.of("v", value)));
+        }
+        written.add(provider.set("k", "global", Scope.GLOBAL));
+        reopen();
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactlyElementsOf(written.subList(0, 3));
+        assertThat(history().versions("k", Scope.GLOBAL)).containsExactly(written.get(3));
+    }
+
+    @Test
+    void a_failed_write_adds_no_version() {
+        MemoryEntry only = put("k", "v");
+        String tooLarge = "x".repeat(Math.toIntExact(provider.limits().maxValueBytes() + 1));
+        assertThatThrownBy(() -> put("k", tooLarge)).isInstanceOf(ValueTooLargeException.class);
+        assertThatThrownBy(() -> put("k", "v", List.of(""), Map.of())).isInstanceOf(InvalidEntryException.class);
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(only);
+        assertThat(put("k", "w").version()).isEqualTo(2);
+    }
+
+    @Test
+    void an_invalid_key_is_rejected() {
+        for (String key : List.of("", "line\nbreak", "x".repeat(513))) {
+            assertThatThrownBy(() -> history().versions(key, Scope.PROJECT)).as("key of %s chars", key.length())
+                    .isInstanceOf(InvalidKeyException.class);
+            assertThatThrownBy(() -> history().version(key, Scope.PROJECT, 1)).as("key of %s chars", key.length())
+                    .isInstanceOf(InvalidKeyException.class);
+        }
+    }
 }

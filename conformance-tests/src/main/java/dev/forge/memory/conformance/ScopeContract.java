@@ -166,6 +166,16 @@ public abstract class ScopeContract extends ContractSupport {
     }
 
     @Test
+    void the_same_session_id_in_two_projects_keeps_two_separate_sessions() {
+        MemoryProvider otherProject = open("project-b", SESSION);
+        provider.set("scratch", "mine", Scope.SESSION);
+        assertThat(otherProject.get("scratch", Scope.SESSION)).isEmpty();
+        otherProject.set("scratch", "theirs", Scope.SESSION);
+        assertThat(otherProject.endSession()).isEqualTo(1);
+        assertThat(provider.get("scratch", Scope.SESSION).orElseThrow().value()).isEqualTo("mine");
+    }
+
+    @Test
     void entries_report_the_scope_they_were_written_to() {
         provider.set("s", "x", Scope.SESSION);
         provider.set("p", "x", Scope.PROJECT);

@@ -77,7 +77,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     private Namespace namespace(Scope scope) {
         Objects.requireNonNull(scope, "scope");
         return switch (scope) {
-            case SESSION -> new Namespace(scope, context.sessionId());
+            case SESSION -> new Namespace(scope, context.projectId() + "\u0000" + context.sessionId());
             case PROJECT -> new Namespace(scope, context.projectId());
             case GLOBAL -> new Namespace(scope, "");
         };

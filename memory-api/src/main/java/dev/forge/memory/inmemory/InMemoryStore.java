@@ -22,7 +22,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 public final class InMemoryStore {
 
-    /** Whose entries: a scope and its owner (the session id, the project id, or "" for global). */
+    /** Whose entries: a scope and its owner (project id NUL session id, the project id, or "" for global). */
     record Namespace(Scope scope, String owner) {
     }
 
