@@ -1,0 +1,95 @@
+package dev.forge.memory.file;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.ByteSize;
+import java.util.Locale;
+
+/**
+ * The settings of the {@code file} provider, bound from its config block with
+ * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are written in {@code snake_case}; a missing key takes
+ * its default, an unknown key is rejected.
+ *
+ * <pre>{@code
+ * memory:
+ *   provider: file
+ *   config:
+ *     base_path: memory        # relative to the project's .forge directory; default: that directory itself
+ *     compression: gzip        # none (default) or gzip
+ *     max_file_size: 4MB       # the largest encoded entry file; default 4MB
+ *     fsync: true              # force every write to the disk before it counts; default true
+ * }</pre>
+ *
+ * @param basePath    the store's directory; relative paths resolve against the context's base directory
+ * @param compression how entry files are encoded
+ * @param maxFileSize the largest entry file, after encoding and compression
+ * @param fsync       whether writes are forced to the disk (and so survive a power loss, not just a crash)
+ */
+public record FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync) {
+
+    /** The default {@code base_path}: the context's base directory itself. */
+    public static final String DEFAULT_BASE_PATH = ".";
+
+    /** The default {@code max_file_size}: 4 MiB. */
+    public static final ByteSize DEFAULT_MAX_FILE_SIZE = ByteSize.ofBytes(4L * 1024 * 1024);
+
+    /** Fills in the default of every missing setting and rejects a blank {@code base_path}. */
+    public FileConfig {
+        if (basePath == null) {
+            basePath = DEFAULT_BASE_PATH;
+        } else if (basePath.isBlank()) {
+            throw new ConfigurationException("'base_path' must not be blank: leave it out to use the project's memory directory.");
+        }
+        if (compression == null) {
+            compression = Compression.NONE;
+        }
+        if (maxFileSize == null) {
+            maxFileSize = DEFAULT_MAX_FILE_SIZE;
+        }
+        if (fsync == null) {
+            fsync = Boolean.TRUE;
+        }
+    }
+
+    /** Every setting at its default. */
+    public static FileConfig defaults() {
+        return new FileConfig(null, null, null, null);
+    }
+
+    /** How entry files are encoded on disk. */
+    public enum Compression {
+        /** Plain UTF-8 JSON, file names ending in {@code .json}. */
+        NONE,
+        /** Gzip-compressed JSON, file names ending in {@code .json.gz}. */
+        GZIP;
+
+        /**
+         * Parses the config form, ignoring case: {@code none} or {@code gzip}.
+         *
+         * @throws ConfigurationException for any other text
+         */
+        @JsonCreator
+        public static Compression parse(String text) {
+            if (text != null) {
+                for (Compression compression : values()) {
+                    if (compression.id().equalsIgnoreCase(text.trim())) {
+                        return compression;
+                    }
+                }
+            }
+            throw new ConfigurationException("'compression' cannot be '" + text + "': use none or gzip.");
+        }
+
+        /** The lower-case name config uses. */
+        @JsonValue
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The file name extension of an entry file in this encoding. */
+        public String extension() {
+            return this == GZIP ? ".json.gz" : ".json";
+        }
+    }
+}

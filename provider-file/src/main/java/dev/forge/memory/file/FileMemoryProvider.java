@@ -1,0 +1,383 @@
+package dev.forge.memory.file;
+
+import dev.forge.memory.Capability;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Hit;
+import dev.forge.memory.InvalidRequestException;
+import dev.forge.memory.Limits;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.MemoryTransaction;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.Transactions;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.VersionHistory;
+import dev.forge.memory.file.internal.CommitLog;
+import dev.forge.memory.file.internal.FileStore;
+import dev.forge.memory.file.internal.Namespace;
+import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.KeywordScorer;
+import dev.forge.memory.spi.ProviderContext;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The {@code file} provider: one JSON file per entry, readable and diffable, in a directory per scope.
+ *
+ * <h2>Layout</h2>
+ * <pre>
+ * &lt;base_path&gt;/
+ *   session/&lt;project-dir&gt;/&lt;session-dir&gt;/&lt;name&gt;.json   entries of one session of one project
+ *   project/&lt;project-dir&gt;/&lt;name&gt;.json      entries of one project
+ *   global/&lt;name&gt;.json                     entries shared by every project
+ *   &lt;scope dir&gt;/.history/&lt;name&gt;/&lt;n&gt;.json    earlier versions of a key
+ *   relations.json                          every relation
+ *   transactions/                           commit records of commits in progress
+ *   journal                                 the change journal
+ *   .lock                                   the store lock
+ * </pre>
+ * Directory and file names are {@link Keys#toFileName} of the session id, project id and key: injective, safe
+ * on every common file system (so {@code a:b}, {@code a_b} and {@code A:b} never share a file). Each file holds
+ * the whole entry, key included, and the key is checked on read. With {@code compression: gzip} files end in
+ * {@code .json.gz}; files in either encoding are read.
+ *
+ * <h2>Writes</h2>
+ * A write goes to a temporary file in the same directory, is forced to the disk ({@code fsync: true}) and renamed
+ * over the old file atomically: a reader sees the old entry or the new one, never a part, and a crash leaves
+ * no half-written entry. An encoded file over {@code max_file_size} is refused with a
+ * {@link dev.forge.memory.ValueTooLargeException}.
+ *
+ * <h2>Damaged files</h2>
+ * A file that cannot be parsed (or holds another key) never stops the store from opening: it is logged, kept
+ * out of queries and searches, and {@code get} of its key throws {@link dev.forge.memory.CorruptEntryException}
+ * naming the file. It is never deleted or overwritten: a later {@code set} or {@code delete} of the key first
+ * renames it to {@code <file>.corrupt-<timestamp>} (with the key's history), and {@code clear} leaves it in place.
+ *
+ * <h2>Several processes and instances</h2>
+ * Any number of processes, and provider instances within one process, may open the same directory at once.
+ * Every write takes an exclusive lock, an OS file lock on {@code .lock} combined with a JVM-wide lock for the
+ * directory, reads the changes of other writers first (so versions never go back), and appends what it changed
+ * to the {@code journal}. Each provider keeps an in-memory index of its session, project and global entries;
+ * before every read it compares the journal with what it has seen (one {@code stat}) and, if it grew, re-reads
+ * just the files named in the new lines, under a shared lock, so that it never sees half of another writer's
+ * change. When the journal grows past its limit a writer starts a new generation and readers rescan. Every read
+ * therefore sees every write that finished before it started, in this process or another. A process that dies
+ * between writing an entry file and its journal line leaves a complete entry whose change providers already
+ * open elsewhere see only at their next rescan (a reopen, or the next journal generation). The directory must
+ * be on a local file system with working file locks; network file systems are not supported.
+ *
+ * <h2>Transactions</h2>
+ * Optimistic: writes are buffered, reads inside see them, and commit fails with
+ * {@link dev.forge.memory.ConflictException} (applying nothing) if any key the transaction read or wrote was
+ * changed by another writer since it first touched it. Commit holds the store lock, writes a commit record to
+ * {@code transactions/} and forces it to disk before changing any entry, and removes it when done; a record left
+ * by a crash is completed by the next process that opens or writes the store, so after a crash either all of a
+ * commit is there or none. Its journal lines are written only once all its files are in place, so providers
+ * already open see none of it before then. (With {@code fsync: false} this holds for a crash of the process, not
+ * of the machine.)
+ *
+ * <p>Thread-safe; no background threads. Semantic search is not offered.
+ */
+public final class FileMemoryProvider implements MemoryProvider {
+
+    /** The name this provider is selected by. */
+    public static final String NAME = "file";
+
+    /** The journal size past which a writer starts a new generation. */
+    static final long DEFAULT_JOURNAL_LIMIT = 1024 * 1024;
+
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
+            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY));
+
+    private final ProviderContext context;
+    private final FileConfig config;
+    private final FileStore store;
+    private final Limits limits;
+    private final MemoryGraph graph = new Graph();
+    private final Transactions transactions = this::begin;
+    private final VersionHistory history = this::versions;
+
+    private FileMemoryProvider(ProviderContext context, FileConfig config, FileStore store) {
+        this.context = context;
+        this.config = config;
+        this.store = store;
+        this.limits = Limits.DEFAULT.withMaxValueBytes(Math.min(Limits.DEFAULT.maxValueBytes(), config.maxFileSize().bytes()));
+    }
+
+    /**
+     * Opens the store {@code config} names for the project and session of {@code context}.
+     *
+     * @throws dev.forge.memory.BackendUnavailableException if the directory cannot be created, locked or read
+     */
+    public static FileMemoryProvider open(ProviderContext context, FileConfig config) {
+        return open(context, config, DEFAULT_JOURNAL_LIMIT);
+    }
+
+    static FileMemoryProvider open(ProviderContext context, FileConfig config, long journalLimit) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(config, "config");
+        Path directory = context.resolve(config.basePath());
+        FileStore store = FileStore.open(NAME, directory, context.projectId(), context.sessionId(), context.clock(),
+                config.compression() == FileConfig.Compression.GZIP, config.fsync(), config.maxFileSize().bytes(), journalLimit);
+        return new FileMemoryProvider(context, config, store);
+    }
+
+    /** The store directory (its real path). */
+    public Path directory() {
+        return store.directory();
+    }
+
+    /** The settings this provider was opened with. */
+    public FileConfig config() {
+        return config;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Optional<MemoryEntry> get(String key, Scope scope) {
+        store.checkOpen();
+        Keys.validate(key);
+        Objects.requireNonNull(scope, "scope");
+        return store.get(key, scope);
+    }
+
+    @Override
+    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+        store.checkOpen();
+        return store.set(EntryWrite.validate(key, value, scope, tags, metadata, limits));
+    }
+
+    @Override
+    public List<MemoryEntry> query(Query query) {
+        store.checkOpen();
+        Objects.requireNonNull(query, "query");
+        return query.apply(store.entries(query.scopes()));
+    }
+
+    @Override
+    public List<Hit> search(SearchRequest request) {
+        store.checkOpen();
+        Objects.requireNonNull(request, "request");
+        if (request.mode() != SearchMode.KEYWORD) {
+            throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
+        }
+        return KeywordScorer.rank(request, store.entries(request.scopes()));
+    }
+
+    @Override
+    public boolean delete(String key, Scope scope) {
+        store.checkOpen();
+        Keys.validate(key);
+        Objects.requireNonNull(scope, "scope");
+        return store.delete(key, scope);
+    }
+
+    @Override
+    public int clear(Scope scope) {
+        store.checkOpen();
+        Objects.requireNonNull(scope, "scope");
+        return store.clear(scope);
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        store.checkOpen();
+        return CAPABILITIES;
+    }
+
+    /** {@link Limits#DEFAULT} with values capped at {@code max_file_size}. */
+    @Override
+    public Limits limits() {
+        store.checkOpen();
+        return limits;
+    }
+
+    @Override
+    public Optional<MemoryGraph> graph() {
+        store.checkOpen();
+        return Optional.of(graph);
+    }
+
+    @Override
+    public Optional<Transactions> transactions() {
+        store.checkOpen();
+        return Optional.of(transactions);
+    }
+
+    @Override
+    public Optional<VersionHistory> history() {
+        store.checkOpen();
+        return Optional.of(history);
+    }
+
+    /** Releases the store lock. Idempotent; nothing keeps running. */
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    @Override
+    public String toString() {
+        return "FileMemoryProvider[" + store.directory() + ", project=" + context.projectId() + ", session=" + context.sessionId() + "]";
+    }
+
+    private List<MemoryEntry> versions(String key, Scope scope) {
+        store.checkOpen();
+        Keys.validate(key);
+        Objects.requireNonNull(scope, "scope");
+        return store.versions(key, scope);
+    }
+
+    private final class Graph implements MemoryGraph {
+
+        @Override
+        public Relation relate(EntryRef from, EntryRef to, String type) {
+            store.checkOpen();
+            EntryRules.checkRelationType(type);
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+            return store.relate(from, to, type);
+        }
+
+        @Override
+        public boolean unrelate(EntryRef from, EntryRef to, String type) {
+            store.checkOpen();
+            EntryRules.checkRelationType(type);
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+            return store.unrelate(from, to, type);
+        }
+
+        @Override
+        public List<Relation> relations(EntryRef entry, Direction direction) {
+            store.checkOpen();
+            Objects.requireNonNull(entry, "entry");
+            Objects.requireNonNull(direction, "direction");
+            return store.relations(entry, direction);
+        }
+
+        @Override
+        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+            store.checkOpen();
+            Objects.requireNonNull(start, "start");
+            Objects.requireNonNull(traversal, "traversal");
+            return store.traverse(start, traversal);
+        }
+    }
+
+    private MemoryTransaction begin() {
+        store.checkOpen();
+        return new Transaction();
+    }
+
+    /** Buffers changes; {@link #commit()} applies them all through {@link FileStore#commit}, or none. */
+    private final class Transaction implements MemoryTransaction {
+        private final List<CommitLog.Operation> operations = new ArrayList<>();
+        private final Map<EntryRef, FileStore.Lookup> view = new HashMap<>();
+        private final Map<EntryRef, Long> observed = new LinkedHashMap<>();
+        private boolean active = true;
+
+        private void checkActive() {
+            store.checkOpen();
+            if (!active) {
+                throw new InvalidRequestException("This transaction is already committed or rolled back; begin a new one.");
+            }
+        }
+
+        private FileStore.Lookup current(EntryRef ref) {
+            FileStore.Lookup seen = view.get(ref);
+            if (seen != null) {
+                return seen;
+            }
+            FileStore.Lookup stored = store.lookup(ref.key(), ref.scope());
+            observed.putIfAbsent(ref, stored.version());
+            view.put(ref, stored);
+            return stored;
+        }
+
+        @Override
+        public Optional<MemoryEntry> get(String key, Scope scope) {
+            checkActive();
+            Keys.validate(key);
+            Objects.requireNonNull(scope, "scope");
+            FileStore.Lookup lookup = current(new EntryRef(key, scope));
+            if (lookup.damaged() != null) {
+                throw lookup.damaged().corruption(key);
+            }
+            return lookup.current();
+        }
+
+        @Override
+        public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+            checkActive();
+            EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits);
+            EntryRef ref = new EntryRef(key, scope);
+            Optional<MemoryEntry> previous = current(ref).current();
+            MemoryEntry entry = store.prepare(write, previous);
+            Namespace namespace = store.namespace(scope);
+            operations.add(new CommitLog.Write(namespace, previous, entry));
+            view.put(ref, new FileStore.Lookup(entry, null));
+            return entry;
+        }
+
+        @Override
+        public boolean delete(String key, Scope scope) {
+            checkActive();
+            Keys.validate(key);
+            Objects.requireNonNull(scope, "scope");
+            EntryRef ref = new EntryRef(key, scope);
+            FileStore.Lookup before = current(ref);
+            boolean existed = before.entry() != null || before.damaged() != null;
+            if (existed) {
+                operations.add(new CommitLog.Remove(store.namespace(scope), key));
+            }
+            view.put(ref, FileStore.Lookup.ABSENT);
+            return existed;
+        }
+
+        @Override
+        public void commit() {
+            checkActive();
+            active = false;
+            store.commit(List.copyOf(operations), Map.copyOf(observed));
+        }
+
+        @Override
+        public void rollback() {
+            checkActive();
+            active = false;
+        }
+
+        @Override
+        public boolean isActive() {
+            return active;
+        }
+
+        @Override
+        public void close() {
+            active = false;
+        }
+    }
+}

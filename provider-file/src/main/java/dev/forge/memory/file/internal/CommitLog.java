@@ -1,0 +1,200 @@
+package dev.forge.memory.file.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.spi.Keys;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Commit records of transactions, {@code <store>/transactions/<id>.json}: written (and forced to disk) before a
+ * commit changes any entry file, removed once every change is in place. A record still there when the store is
+ * next locked belongs to a commit that did not finish; it is applied again from the start, which gives the same
+ * result however far the first attempt got.
+ */
+public final class CommitLog {
+
+    /** The directory of commit records in the store. */
+    public static final String DIRECTORY = "transactions";
+
+    private static final String SUFFIX = ".json";
+
+    /** One change of a commit. */
+    public sealed interface Operation permits Write, Remove {
+        /** Where the entry lives. */
+        Namespace namespace();
+
+        /** The entry's key. */
+        String key();
+    }
+
+    /**
+     * Stores {@code entry}; {@code previous} is the version it replaces, kept as history.
+     *
+     * @param namespace where
+     * @param previous  the entry it replaces, if any
+     * @param entry     the new entry
+     */
+    public record Write(Namespace namespace, Optional<MemoryEntry> previous, MemoryEntry entry) implements Operation {
+        /** Rejects nulls. */
+        public Write {
+            Objects.requireNonNull(namespace, "namespace");
+            Objects.requireNonNull(previous, "previous");
+            Objects.requireNonNull(entry, "entry");
+        }
+
+        @Override
+        public String key() {
+            return entry.key();
+        }
+    }
+
+    /**
+     * Removes an entry, its history and its relations.
+     *
+     * @param namespace where
+     * @param key       the key
+     */
+    public record Remove(Namespace namespace, String key) implements Operation {
+        /** Rejects nulls. */
+        public Remove {
+            Objects.requireNonNull(namespace, "namespace");
+            Objects.requireNonNull(key, "key");
+        }
+    }
+
+    /**
+     * A commit record.
+     *
+     * @param file       where it is stored
+     * @param operations the changes, in order
+     */
+    public record Record(Path file, List<Operation> operations) {
+    }
+
+    private final Path directory;
+
+    /** The commit log of the store in {@code store}. */
+    public CommitLog(Path store) {
+        this.directory = store.resolve(DIRECTORY);
+    }
+
+    /** The directory of commit records. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** Writes a commit record atomically and durably (when {@code fsync}); returns it. */
+    public Record write(List<Operation> operations, boolean fsync) throws IOException {
+        List<Map<String, Object>> items = new ArrayList<>(operations.size());
+        for (Operation operation : operations) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("namespace", operation.namespace().path());
+            if (operation instanceof Write write) {
+                item.put("op", "write");
+                item.put("previous", write.previous().map(EntryCodec::toMap).orElse(null));
+                item.put("entry", EntryCodec.toMap(write.entry()));
+            } else {
+                item.put("op", "remove");
+                item.put("key", operation.key());
+            }
+            items.add(item);
+        }
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("format", EntryCodec.FORMAT);
+        root.put("operations", items);
+        if (!Files.isDirectory(directory)) {
+            Files.createDirectories(directory);
+            if (fsync) {
+                AtomicFiles.syncDirectory(directory.getParent());
+            }
+        }
+        Path file = directory.resolve(UUID.randomUUID() + SUFFIX);
+        AtomicFiles.write(directory, file, EntryCodec.JSON.writeValueAsBytes(root), fsync);
+        return new Record(file, List.copyOf(operations));
+    }
+
+    /** Whether any record is waiting; one directory listing. */
+    public List<Path> pending() throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return List.of();
+        }
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(directory, "*" + SUFFIX)) {
+            for (Path child : children) {
+                if (!AtomicFiles.isTempFile(child)) {
+                    files.add(child);
+                }
+            }
+        }
+        files.sort(null);
+        return files;
+    }
+
+    /**
+     * Reads a commit record.
+     *
+     * @throws EntryCodec.MalformedException if it is damaged
+     */
+    public Record read(Path file) throws IOException, EntryCodec.MalformedException {
+        JsonNode root;
+        try {
+            root = EntryCodec.JSON.readTree(Files.readAllBytes(file));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new EntryCodec.MalformedException(EntryCodec.notJson(e), e);
+        }
+        if (root == null || !root.path("operations").isArray()) {
+            throw new EntryCodec.MalformedException("it has no 'operations' list", null);
+        }
+        List<Operation> operations = new ArrayList<>();
+        for (JsonNode item : root.get("operations")) {
+            String path = item.path("namespace").textValue();
+            Namespace namespace = path == null ? null : Namespace.parse(path);
+            if (namespace == null) {
+                throw new EntryCodec.MalformedException("an operation has no valid namespace", null);
+            }
+            String op = item.path("op").asText();
+            if (op.equals("write")) {
+                JsonNode previous = item.get("previous");
+                Optional<MemoryEntry> before = previous == null || previous.isNull()
+                        ? Optional.empty() : Optional.of(EntryCodec.fromTree(previous));
+                MemoryEntry entry = EntryCodec.fromTree(item.get("entry"));
+                if (entry.scope() != namespace.scope() || before.isPresent() && !before.get().ref().equals(entry.ref())) {
+                    throw new EntryCodec.MalformedException("a write operation does not match its namespace", null);
+                }
+                operations.add(new Write(namespace, before, entry));
+            } else if (op.equals("remove")) {
+                String key = item.path("key").textValue();
+                if (key == null) {
+                    throw new EntryCodec.MalformedException("a remove operation has no key", null);
+                }
+                try {
+                    Keys.validate(key);
+                } catch (RuntimeException e) {
+                    throw new EntryCodec.MalformedException("a remove operation has an invalid key", e);
+                }
+                operations.add(new Remove(namespace, key));
+            } else {
+                throw new EntryCodec.MalformedException("unknown operation '" + op + "'", null);
+            }
+        }
+        return new Record(file, List.copyOf(operations));
+    }
+
+    /** Removes a record whose changes are all in place. */
+    public void remove(Record record, boolean fsync) throws IOException {
+        Files.deleteIfExists(record.file());
+        if (fsync) {
+            AtomicFiles.syncDirectory(directory);
+        }
+    }
+}

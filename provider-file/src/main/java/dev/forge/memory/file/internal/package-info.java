@@ -1,0 +1,5 @@
+/**
+ * Implementation of the {@code file} provider, not an API: atomic file writes, the entry codec, the
+ * cross-process store lock, the change journal, the relations file and the commit log.
+ */
+package dev.forge.memory.file.internal;

@@ -1,0 +1,71 @@
+package dev.forge.memory.file;
+
+import dev.forge.memory.Scope;
+import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.spi.ProviderRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** Opening file providers on a test directory, and finding their files. */
+final class Stores {
+
+    static final String PROJECT = "project-a";
+    static final String SESSION = "session-1";
+
+    private Stores() {
+    }
+
+    static ProviderContext context(Path directory, String project, String session, Map<String, ?> config) {
+        return ProviderContext.builder()
+                .projectId(project)
+                .sessionId(session)
+                .clock(Clock.systemUTC())
+                .baseDirectory(directory)
+                .registry(ProviderRegistry.of(new FileMemoryProviderFactory()))
+                .config(ProviderConfig.of(config, "test", "memory.config"))
+                .build();
+    }
+
+    static FileMemoryProvider open(Path directory) {
+        return open(directory, Map.of());
+    }
+
+    static FileMemoryProvider open(Path directory, Map<String, ?> config) {
+        return open(directory, PROJECT, SESSION, config);
+    }
+
+    static FileMemoryProvider open(Path directory, String project, String session, Map<String, ?> config) {
+        return (FileMemoryProvider) new FileMemoryProviderFactory().open(context(directory, project, session, config));
+    }
+
+    /** The directory of {@code scope} for project {@link #PROJECT} and session {@link #SESSION}. */
+    static Path scopeDirectory(Path store, Scope scope) {
+        return switch (scope) {
+            case SESSION -> store.resolve("session").resolve(Keys.toFileName(PROJECT)).resolve(Keys.toFileName(SESSION));
+            case PROJECT -> store.resolve("project").resolve(Keys.toFileName(PROJECT));
+            case GLOBAL -> store.resolve("global");
+        };
+    }
+
+    /** The plain JSON entry file of {@code key} in {@code scope}. */
+    static Path entryFile(Path store, Scope scope, String key) {
+        return scopeDirectory(store, scope).resolve(Keys.toFileName(key) + ".json");
+    }
+
+    /** Every regular file under {@code directory}, relative to it, sorted. */
+    static List<String> filesUnder(Path directory) {
+        try (Stream<Path> walk = Files.walk(directory)) {
+            return walk.filter(Files::isRegularFile).map(p -> directory.relativize(p).toString().replace('\\', '/')).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
