@@ -8,7 +8,7 @@ package dev.forge.memory;
 public enum Capability {
     /** {@link SearchMode#KEYWORD} search. */
     KEYWORD_SEARCH,
-    /** {@link SearchMode#SEMANTIC} and {@link SearchMode#HYBRID} search, backed by embeddings. */
+    /** {@link SearchMode#SEMANTIC} and {@link SearchMode#HYBRID} search, backed by embeddings; implies {@link #KEYWORD_SEARCH}. */
     SEMANTIC_SEARCH,
     /** Typed relations between entries: {@link MemoryProvider#graph()} is present. */
     GRAPH,

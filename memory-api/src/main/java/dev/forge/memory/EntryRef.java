@@ -12,7 +12,7 @@ import java.util.Objects;
 public record EntryRef(String key, Scope scope) implements Comparable<EntryRef> {
 
     private static final Comparator<EntryRef> ORDER =
-            Comparator.comparing(EntryRef::key).thenComparing(EntryRef::scope);
+            Comparator.comparing(EntryRef::key, dev.forge.memory.spi.Keys::compareKeys).thenComparing(EntryRef::scope);
 
     /** Rejects nulls. */
     public EntryRef {
@@ -25,7 +25,7 @@ public record EntryRef(String key, Scope scope) implements Comparable<EntryRef> 
         return new EntryRef(key, scope);
     }
 
-    /** Orders by key, then scope. */
+    /** Orders by key (code point order), then scope (SESSION, PROJECT, GLOBAL). */
     @Override
     public int compareTo(EntryRef other) {
         return ORDER.compare(this, other);

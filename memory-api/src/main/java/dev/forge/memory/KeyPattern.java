@@ -150,7 +150,9 @@ public final class KeyPattern {
     }
 
     private static String escape(String key) {
-        return key.replace("\\", "\\\\").replace("*", "\\*");
+        String escaped = key.replace("\\", "\\\\").replace("*", "\\*");
+        // A key starting with "tag:" would parse back as a tag pattern; escaping its first letter keeps it a key.
+        return escaped.startsWith(TAG_PREFIX) ? "\\" + escaped : escaped;
     }
 
     /** The shape of this pattern. */

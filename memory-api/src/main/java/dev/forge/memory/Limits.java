@@ -15,10 +15,13 @@ public record Limits(int maxKeyLength, long maxValueBytes, int maxTags, int maxT
     /** The longest key any provider accepts. */
     public static final int MAX_KEY_LENGTH = 512;
 
+    /** The smallest value limit any provider may have: every provider stores values of 64 KiB. */
+    public static final long MIN_VALUE_BYTES = 64 * 1024;
+
     /** The defaults: 1 MiB values, 256 tags of up to 128 code points, 64 KiB of metadata. */
     public static final Limits DEFAULT = new Limits(MAX_KEY_LENGTH, 1024 * 1024, 256, 128, 64 * 1024);
 
-    /** Checks that every limit is positive. */
+    /** Checks that every limit is positive ({@code maxTags} may be 0: no tags at all). */
     public Limits {
         if (maxKeyLength < 1 || maxValueBytes < 1 || maxTags < 0 || maxTagLength < 1 || maxMetadataBytes < 2) {
             throw new IllegalArgumentException("limits must be positive");

@@ -19,9 +19,12 @@ import java.util.Set;
  *       belongs to its project: the same session id in two projects names two separate sessions.</li>
  *   <li>Every method is safe to call from many threads at once. Each provider documents what happens when
  *       several processes open the same store.</li>
- *   <li>A failed call changes nothing. Errors are {@link MemoryException}s.</li>
- *   <li>After {@link #close()}, every method but {@code close} and {@code name} throws
- *       {@link BackendUnavailableException}.</li>
+ *   <li>A failed call changes nothing. Errors are {@link MemoryException}s; a {@code null} argument is a
+ *       programming error and throws {@link NullPointerException}.</li>
+ *   <li>Every completed write is seen by the next read, query and search of the same provider.</li>
+ *   <li>After {@link #close()}, every operation, including those of the facets, throws
+ *       {@link BackendUnavailableException}; {@code name}, {@code capabilities}, {@code limits} and the facet
+ *       accessors keep answering, and {@code close} may be called again.</li>
  * </ul>
  */
 public interface MemoryProvider extends AutoCloseable {

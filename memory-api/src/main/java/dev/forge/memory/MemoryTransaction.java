@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * One open transaction. Not for use by several threads at once. After commit or rollback every method
- * but {@code close} and {@code isActive} throws {@link InvalidRequestException}.
+ * but {@code close} and {@code isActive} throws {@link InvalidRequestException}; once its provider is closed it is
+ * no longer active and its methods throw {@link BackendUnavailableException}.
  */
 public interface MemoryTransaction extends AutoCloseable {
 

@@ -1,21 +1,18 @@
 package dev.forge.memory;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
  * A structured lookup: which keys, in which scopes, under which conditions, in what order, which page.
  *
  * <p>Built with {@link #builder()} or {@link #of(String, Scope...)}. Results are ordered by {@link #order()},
- * ties broken by key then scope, so a query always returns the same list for the same store.
+ * ties broken by key (code point order) then scope in declaration order (SESSION, PROJECT, GLOBAL), so a query
+ * always returns the same list for the same store.
  *
  * @param pattern the keys to select
  * @param scopes  the scopes to look in (never empty)
@@ -28,7 +25,7 @@ public record Query(KeyPattern pattern, Set<Scope> scopes, Filter filter, Order 
 
     /** The order of query results. */
     public enum Order {
-        /** By key ascending (UTF-16 code unit order, as {@link String#compareTo}), then scope. */
+        /** By key ascending in code point order ({@link dev.forge.memory.spi.Keys#compareKeys}), then scope. */
         KEY,
         /** By key descending, then scope descending. */
         KEY_DESC,
@@ -38,7 +35,7 @@ public record Query(KeyPattern pattern, Set<Scope> scopes, Filter filter, Order 
         UPDATED_ASC;
 
         private static final Comparator<MemoryEntry> BY_KEY =
-                Comparator.comparing(MemoryEntry::key).thenComparing(MemoryEntry::scope);
+                Comparator.comparing(MemoryEntry::key, dev.forge.memory.spi.Keys::compareKeys).thenComparing(MemoryEntry::scope);
 
         /** A total order over entries that implements this order, ties broken by key then scope. */
         public Comparator<MemoryEntry> comparator() {
@@ -109,14 +106,10 @@ public record Query(KeyPattern pattern, Set<Scope> scopes, Filter filter, Order 
         return List.copyOf(selected.subList(offset, (int) end));
     }
 
-    /** Builds a {@link Query}. */
-    public static final class Builder {
+    /** Builds a {@link Query}; the filter methods come from {@link Filter.Builder}. */
+    public static final class Builder extends Filter.Builder<Builder> {
         private KeyPattern pattern = KeyPattern.all();
         private Set<Scope> scopes = EnumSet.allOf(Scope.class);
-        private final List<String> tags = new ArrayList<>();
-        private final Map<String, Object> metadata = new LinkedHashMap<>();
-        private Instant updatedAfter;
-        private Instant updatedBefore;
         private Order order = Order.KEY;
         private int limit = UNLIMITED;
         private int offset;
@@ -138,43 +131,12 @@ public record Query(KeyPattern pattern, Set<Scope> scopes, Filter filter, Order 
 
         /** The scopes to look in; none means all. */
         public Builder scopes(Scope... scopes) {
-            this.scopes = scopes.length == 0 ? EnumSet.allOf(Scope.class) : EnumSet.copyOf(List.of(scopes));
-            return this;
+            return scopes(scopes.length == 0 ? Set.of() : EnumSet.copyOf(java.util.Arrays.asList(scopes)));
         }
 
         /** The scopes to look in; an empty set means all. */
         public Builder scopes(Set<Scope> scopes) {
             this.scopes = scopes.isEmpty() ? EnumSet.allOf(Scope.class) : EnumSet.copyOf(scopes);
-            return this;
-        }
-
-        /** Adds a tag every result must carry. */
-        public Builder tag(String tag) {
-            tags.add(Objects.requireNonNull(tag, "tag"));
-            return this;
-        }
-
-        /** Adds tags every result must carry. */
-        public Builder tags(List<String> tags) {
-            tags.forEach(this::tag);
-            return this;
-        }
-
-        /** Adds a metadata entry every result must have, with an equal value. */
-        public Builder metadata(String key, Object value) {
-            metadata.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-            return this;
-        }
-
-        /** Only entries updated strictly after {@code instant}. */
-        public Builder updatedAfter(Instant instant) {
-            this.updatedAfter = Objects.requireNonNull(instant, "instant");
-            return this;
-        }
-
-        /** Only entries updated strictly before {@code instant}. */
-        public Builder updatedBefore(Instant instant) {
-            this.updatedBefore = Objects.requireNonNull(instant, "instant");
             return this;
         }
 
@@ -198,8 +160,7 @@ public record Query(KeyPattern pattern, Set<Scope> scopes, Filter filter, Order 
 
         /** Builds the query, checking every value. */
         public Query build() {
-            Filter filter = new Filter(tags, metadata, Optional.ofNullable(updatedAfter), Optional.ofNullable(updatedBefore));
-            return new Query(pattern, scopes, filter, order, limit, offset);
+            return new Query(pattern, scopes, filter(), order, limit, offset);
         }
     }
 }

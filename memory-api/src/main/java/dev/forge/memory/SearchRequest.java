@@ -1,13 +1,7 @@
 package dev.forge.memory;
 
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -60,17 +54,13 @@ public record SearchRequest(String text, Set<Scope> scopes, SearchMode mode, int
         return new Builder(text);
     }
 
-    /** Builds a {@link SearchRequest}. */
-    public static final class Builder {
+    /** Builds a {@link SearchRequest}; the filter methods come from {@link Filter.Builder}. */
+    public static final class Builder extends Filter.Builder<Builder> {
         private final String text;
         private Set<Scope> scopes = EnumSet.allOf(Scope.class);
         private SearchMode mode = SearchMode.KEYWORD;
         private int limit = DEFAULT_LIMIT;
         private double threshold;
-        private final List<String> tags = new ArrayList<>();
-        private final Map<String, Object> metadata = new LinkedHashMap<>();
-        private Instant updatedAfter;
-        private Instant updatedBefore;
 
         private Builder(String text) {
             this.text = text;
@@ -78,7 +68,12 @@ public record SearchRequest(String text, Set<Scope> scopes, SearchMode mode, int
 
         /** The scopes to search; none means all. */
         public Builder scopes(Scope... scopes) {
-            this.scopes = scopes.length == 0 ? EnumSet.allOf(Scope.class) : EnumSet.copyOf(List.of(scopes));
+            return scopes(scopes.length == 0 ? Set.of() : EnumSet.copyOf(java.util.Arrays.asList(scopes)));
+        }
+
+        /** The scopes to search; an empty set means all. */
+        public Builder scopes(Set<Scope> scopes) {
+            this.scopes = scopes.isEmpty() ? EnumSet.allOf(Scope.class) : EnumSet.copyOf(scopes);
             return this;
         }
 
@@ -100,34 +95,9 @@ public record SearchRequest(String text, Set<Scope> scopes, SearchMode mode, int
             return this;
         }
 
-        /** Adds a tag every hit must carry. */
-        public Builder tag(String tag) {
-            tags.add(Objects.requireNonNull(tag, "tag"));
-            return this;
-        }
-
-        /** Adds a metadata entry every hit must have, with an equal value. */
-        public Builder metadata(String key, Object value) {
-            metadata.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-            return this;
-        }
-
-        /** Only entries updated strictly after {@code instant}. */
-        public Builder updatedAfter(Instant instant) {
-            this.updatedAfter = Objects.requireNonNull(instant, "instant");
-            return this;
-        }
-
-        /** Only entries updated strictly before {@code instant}. */
-        public Builder updatedBefore(Instant instant) {
-            this.updatedBefore = Objects.requireNonNull(instant, "instant");
-            return this;
-        }
-
         /** Builds the request, checking every value. */
         public SearchRequest build() {
-            Filter filter = new Filter(tags, metadata, Optional.ofNullable(updatedAfter), Optional.ofNullable(updatedBefore));
-            return new SearchRequest(text, scopes, mode, limit, threshold, filter);
+            return new SearchRequest(text, scopes, mode, limit, threshold, filter());
         }
     }
 }

@@ -5,8 +5,9 @@ package dev.forge.memory;
  *
  * <p>Inside a transaction, reads see the transaction's own writes; nothing it writes is visible to anyone
  * else before {@link MemoryTransaction#commit()}, and after it all of it is. A rolled-back transaction
- * leaves no trace. Each provider documents its isolation; a provider may fail a commit with
- * {@link ConflictException} when another writer changed the same keys, and then nothing is applied.
+ * leaves no trace. Each provider documents its isolation. When another writer changed or holds the same keys, a
+ * provider may throw {@link ConflictException} from the transaction's {@code set}, {@code delete} or
+ * {@code commit}; then nothing of the transaction is applied and it is no longer active. Retry the work.
  */
 public interface Transactions {
 

@@ -15,9 +15,10 @@ public record Traversal(Set<String> types, Direction direction, int maxDepth) {
     /** The deepest traversal allowed. */
     public static final int MAX_DEPTH = 16;
 
-    /** Checks the values. */
+    /** Checks the values: relation types as {@link dev.forge.memory.spi.EntryRules#checkRelationType}. */
     public Traversal {
         types = Set.copyOf(Objects.requireNonNull(types, "types"));
+        types.forEach(dev.forge.memory.spi.EntryRules::checkRelationType);
         Objects.requireNonNull(direction, "direction");
         if (maxDepth < 1 || maxDepth > MAX_DEPTH) {
             throw new InvalidRequestException("Traversal depth must be between 1 and " + MAX_DEPTH + ", was " + maxDepth + ".");
@@ -31,7 +32,7 @@ public record Traversal(Set<String> types, Direction direction, int maxDepth) {
 
     /** This traversal restricted to the given types. */
     public Traversal withTypes(String... types) {
-        return new Traversal(Set.of(types), direction, maxDepth);
+        return new Traversal(new java.util.LinkedHashSet<>(java.util.List.of(types)), direction, maxDepth);
     }
 
     /** This traversal in another direction. */

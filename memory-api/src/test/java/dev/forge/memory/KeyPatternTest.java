@@ -47,6 +47,15 @@ class KeyPatternTest {
     }
 
     @Test
+    void exact_patterns_survive_their_text_form_even_for_keys_that_look_like_tag_patterns() {
+        for (String key : new String[] {"tag:x", "tag:", "a*b", "back\\slash", "*", "plain"}) {
+            KeyPattern exact = KeyPattern.exact(key);
+            assertThat(KeyPattern.parse(exact.text())).as(key).isEqualTo(exact);
+            assertThat(KeyPattern.parse(exact.text()).matchesKey(key)).as(key).isTrue();
+        }
+    }
+
+    @Test
     void malformed_patterns_are_rejected() {
         assertThatThrownBy(() -> KeyPattern.parse("")).isInstanceOf(InvalidRequestException.class);
         assertThatThrownBy(() -> KeyPattern.parse("tag:")).isInstanceOf(InvalidRequestException.class);

@@ -1,7 +1,9 @@
 package dev.forge.memory.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.InvalidKeyException;
@@ -49,6 +51,25 @@ public abstract class BadInputContract extends ContractSupport {
         assertThatThrownBy(() -> provider.set(key, "v", Scope.PROJECT)).isInstanceOf(InvalidKeyException.class)
                 .hasMessageContaining("control character");
         assertThat(everything()).isEmpty();
+    }
+
+    @Test
+    void null_key_scope_query_or_request_throws_null_pointer_exception_and_changes_nothing() {
+        put("k", "v");
+        provider.set("g", "v", Scope.GLOBAL);
+        List<MemoryEntry> before = everything();
+        assertThatNullPointerException().isThrownBy(() -> provider.get(null, Scope.PROJECT));
+        assertThatNullPointerException().isThrownBy(() -> provider.get("k", null));
+        assertThatNullPointerException().isThrownBy(() -> provider.set(null, "v", Scope.PROJECT));
+        assertThatNullPointerException().isThrownBy(() -> provider.set("k", "changed", null));
+        assertThatNullPointerException().isThrownBy(() -> provider.set(null, "v", Scope.PROJECT, List.of("t"), Map.of()));
+        assertThatNullPointerException().isThrownBy(() -> provider.set("k", "changed", null, List.of("t"), Map.of()));
+        assertThatNullPointerException().isThrownBy(() -> provider.delete(null, Scope.PROJECT));
+        assertThatNullPointerException().isThrownBy(() -> provider.delete("k", null));
+        assertThatNullPointerException().isThrownBy(() -> provider.clear(null));
+        assertThatNullPointerException().isThrownBy(() -> provider.query(null));
+        assertThatNullPointerException().isThrownBy(() -> provider.search(null));
+        assertUnchanged(before);
     }
 
     @Test
@@ -113,13 +134,16 @@ public abstract class BadInputContract extends ContractSupport {
 
     @Test
     void path_like_keys_write_nothing_outside_the_store_directory() throws IOException {
-        Path parent = storeDirectory.getParent();
-        List<Path> before = list(parent);
-        for (String key : List.of("../escape", "../../escape", "/tmp/escape", "..\\escape", "sub/../../escape")) {
+        assertThat(list(workDirectory())).containsExactly(storeDirectory);
+        // a provider that used keys as paths would write these next to the store, in the work directory
+        String absolute = workDirectory().resolve("absolute-escape").toAbsolutePath().toString();
+        List<String> keys = List.of("../escape", "../../escape", "/tmp/escape", "..\\escape", "sub/../../escape",
+                "../store-sibling/escape", absolute);
+        for (String key : keys) {
             put(key, "x");
         }
-        assertThat(list(parent)).containsExactlyInAnyOrderElementsOf(before);
-        assertThat(everything()).hasSize(5);
+        assertThat(list(workDirectory())).as("the work directory holds the store directory only").containsExactly(storeDirectory);
+        assertThat(keys(everything())).containsExactlyInAnyOrderElementsOf(keys);
     }
 
     private static List<Path> list(Path dir) throws IOException {
@@ -186,25 +210,26 @@ public abstract class BadInputContract extends ContractSupport {
 
     @Test
     void value_exactly_at_the_size_limit_is_stored() {
-        long limit = Math.min(provider.limits().maxValueBytes(), 2L * 1024 * 1024);
-        String value = "a".repeat((int) limit);
+        int limit = (int) testableValueLimit();
+        String value = "a".repeat(limit);
         put("at-limit", value);
-        assertThat(provider.get("at-limit", Scope.PROJECT).orElseThrow().value()).hasSize((int) limit);
+        assertThat(provider.get("at-limit", Scope.PROJECT).orElseThrow().value()).hasSize(limit);
     }
 
     @Test
     void value_one_byte_over_the_limit_is_rejected_and_the_old_value_kept() {
+        long limit = testableValueLimit();
         MemoryEntry old = put("k", "old value");
-        String value = "a".repeat((int) provider.limits().maxValueBytes() + 1);
+        String value = "a".repeat((int) limit + 1);
         assertThatThrownBy(() -> put("k", value)).isInstanceOf(ValueTooLargeException.class)
-                .hasMessageContaining("k").hasMessageContaining(String.valueOf(provider.limits().maxValueBytes()));
+                .hasMessageContaining("k").hasMessageContaining(String.valueOf(limit));
         assertThat(provider.get("k", Scope.PROJECT)).contains(old);
     }
 
     @Test
     void value_limit_counts_utf8_bytes_not_characters() {
         // '€' is three bytes in UTF-8: fewer characters than the limit, more bytes.
-        String value = "€".repeat((int) (provider.limits().maxValueBytes() / 3) + 1);
+        String value = "€".repeat((int) (testableValueLimit() / 3) + 1);
         assertThatThrownBy(() -> put("euro", value)).isInstanceOf(ValueTooLargeException.class);
         assertThat(everything()).isEmpty();
     }
@@ -223,8 +248,10 @@ public abstract class BadInputContract extends ContractSupport {
     }
 
     @Test
-    void null_value_is_rejected_with_a_typed_error() {
-        assertThatThrownBy(() -> provider.set("k", null, Scope.PROJECT)).isInstanceOf(InvalidEntryException.class);
+    void null_value_tags_or_metadata_are_null_pointer_errors_that_store_nothing() {
+        assertThatThrownBy(() -> provider.set("k", null, Scope.PROJECT)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> provider.set("k", "v", Scope.PROJECT, null, Map.of())).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> provider.set("k", "v", Scope.PROJECT, List.of(), null)).isInstanceOf(NullPointerException.class);
         assertThat(everything()).isEmpty();
     }
 
@@ -250,6 +277,20 @@ public abstract class BadInputContract extends ContractSupport {
         }
         put("many-tags", "v", tags, Map.of());
         assertThat(provider.get("many-tags", Scope.PROJECT).orElseThrow().tags()).containsExactlyElementsOf(tags);
+    }
+
+    @Test
+    void the_tag_limit_counts_distinct_tags() {
+        int maxTags = provider.limits().maxTags();
+        assumeTrue(maxTags >= 5, "provider '" + provider.name() + "' allows only " + maxTags + " tags, too few to repeat five");
+        List<String> distinct = new ArrayList<>();
+        for (int i = 1; i <= maxTags; i++) {
+            distinct.add("tag-" + i);
+        }
+        List<String> withRepeats = new ArrayList<>(distinct);
+        withRepeats.addAll(distinct.subList(0, 5));
+        assertThat(put("k", "v", withRepeats, Map.of()).tags()).containsExactlyElementsOf(distinct);
+        assertThat(provider.get("k", Scope.PROJECT).orElseThrow().tags()).containsExactlyElementsOf(distinct);
     }
 
     @Test

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.forge.memory.Capability;
+import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.UnsupportedCapabilityException;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,11 +40,23 @@ public abstract class CapabilityContract extends ContractSupport {
 
     @Test
     void semantic_search_implies_keyword_search() {
-        if (has(Capability.SEMANTIC_SEARCH)) {
-            assertThat(provider.capabilities()).contains(Capability.KEYWORD_SEARCH);
-        } else {
-            assertThat(provider.capabilities()).doesNotContain(Capability.SEMANTIC_SEARCH);
-        }
+        assertThat(!has(Capability.SEMANTIC_SEARCH) || has(Capability.KEYWORD_SEARCH))
+                .as("a provider reporting SEMANTIC_SEARCH reports KEYWORD_SEARCH too; it reports %s", provider.capabilities())
+                .isTrue();
+    }
+
+    @Test
+    void name_capabilities_limits_and_facet_accessors_keep_answering_after_close() {
+        String name = provider.name();
+        Set<Capability> capabilities = provider.capabilities();
+        Limits limits = provider.limits();
+        provider.close();
+        assertThat(provider.name()).isEqualTo(name);
+        assertThat(provider.capabilities()).isEqualTo(capabilities);
+        assertThat(provider.limits()).isEqualTo(limits);
+        assertThat(provider.graph().isPresent()).isEqualTo(capabilities.contains(Capability.GRAPH));
+        assertThat(provider.transactions().isPresent()).isEqualTo(capabilities.contains(Capability.TRANSACTIONS));
+        assertThat(provider.history().isPresent()).isEqualTo(capabilities.contains(Capability.HISTORY));
     }
 
     @Test
@@ -91,13 +105,5 @@ public abstract class CapabilityContract extends ContractSupport {
         put("one", "first");
         put("two", "second");
         return everything();
-    }
-
-    private void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, Capability capability) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(UnsupportedCapabilityException.class, e -> {
-            assertThat(e.capability()).isEqualTo(capability);
-            assertThat(e.provider()).isEqualTo(provider.name());
-            assertThat(e.getMessage()).contains(provider.name()).contains(capability.name());
-        });
     }
 }

@@ -3,6 +3,7 @@ package dev.forge.memory.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.forge.memory.Capability;
+import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
@@ -159,14 +160,25 @@ public abstract class ConcurrencyContract extends ContractSupport {
 
     @Test
     void queries_and_searches_during_writes_never_fail_and_see_whole_entries() throws Exception {
+        int readers = 3;
+        // The writer waits (boundedly) for every reader twice: before its first write, so that no reader is still
+        // starting up when the writes end, and half-way, so that every reader reads while writes are going on.
+        CountDownLatch everyReaderRead = new CountDownLatch(readers);
+        CountDownLatch everyReaderReadDuringWrites = new CountDownLatch(readers);
+        AtomicBoolean writesStarted = new AtomicBoolean();
         AtomicBoolean writing = new AtomicBoolean(true);
         List<Callable<Integer>> tasks = new ArrayList<>();
         tasks.add(() -> {
             try {
+                everyReaderRead.await(30, TimeUnit.SECONDS);
+                writesStarted.set(true);
                 for (int i = 0; i < 120; i++) {
                     provider.set("doc:" + i, "alpha beta " + i, Scope.PROJECT, List.of("t" + (i % 3)), java.util.Map.of("i", i));
                     if (i % 10 == 9) {
                         provider.delete("doc:" + (i - 5), Scope.PROJECT);
+                    }
+                    if (i == 60) {
+                        everyReaderReadDuringWrites.await(30, TimeUnit.SECONDS);
                     }
                 }
             } finally {
@@ -174,23 +186,39 @@ public abstract class ConcurrencyContract extends ContractSupport {
             }
             return 0;
         });
-        for (int r = 0; r < 3; r++) {
+        for (int r = 0; r < readers; r++) {
             tasks.add(() -> {
-                int reads = 0;
+                int readsDuringWrites = 0;
+                boolean first = true;
                 while (writing.get()) {
+                    // counted only if the writes had started before this read and had not ended after it
+                    boolean startedDuringWrites = writesStarted.get();
                     for (MemoryEntry entry : provider.query(Query.of("doc:*", Scope.PROJECT))) {
                         assertThat(entry.value()).isEqualTo("alpha beta " + entry.key().substring(4));
                         assertThat(entry.metadata().get("i")).isEqualTo(Long.parseLong(entry.key().substring(4)));
                     }
                     if (has(Capability.KEYWORD_SEARCH)) {
-                        provider.search(SearchRequest.builder("alpha").scopes(Scope.PROJECT).limit(50).build());
+                        for (Hit hit : provider.search(SearchRequest.builder("alpha").scopes(Scope.PROJECT).limit(50).build())) {
+                            assertThat(hit.entry().value()).isEqualTo("alpha beta " + hit.entry().key().substring(4));
+                        }
                     }
-                    reads++;
+                    if (first) {
+                        first = false;
+                        everyReaderRead.countDown();
+                    }
+                    if (startedDuringWrites && writing.get()) {
+                        readsDuringWrites++;
+                        if (readsDuringWrites == 1) {
+                            everyReaderReadDuringWrites.countDown();
+                        }
+                    }
                 }
-                return reads;
+                return readsDuringWrites;
             });
         }
-        runTogether(tasks);
+        List<Integer> results = runTogether(tasks);
+        assertThat(results.subList(1, results.size())).as("reads done by each reader while writes were going on")
+                .allSatisfy(reads -> assertThat(reads).isPositive());
         assertThat(provider.query(Query.of("doc:*", Scope.PROJECT))).hasSize(120 - 12);
     }
 

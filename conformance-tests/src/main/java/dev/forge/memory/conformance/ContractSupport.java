@@ -1,31 +1,38 @@
 package dev.forge.memory.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.forge.memory.Capability;
+import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
+import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;
+import java.io.IOException;
 import java.lang.reflect.Method;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What every contract shares: a fresh store per test in a temporary directory, a {@link TestClock}, the
+ * What every contract shares: a fresh store per test in a directory of its own, a {@link TestClock}, the
  * provider under test opened for project {@value #PROJECT} and session {@value #SESSION}, more providers on
- * the same store for isolation tests, reopening for durability tests, and capability gating.
+ * the same store for isolation tests, reopening for durability tests, capability gating, and the helpers
+ * several contracts use.
  */
 public abstract class ContractSupport {
 
@@ -34,8 +41,20 @@ public abstract class ContractSupport {
     /** The session id the main provider serves. */
     protected static final String SESSION = "session-1";
 
-    /** The directory that identifies this test's store. */
+    /**
+     * The largest value limit the size-limit tests exercise: building a value over a bigger limit would cost
+     * more memory and time than the check is worth.
+     */
+    protected static final long LARGEST_TESTED_VALUE_LIMIT = 16L * 1024 * 1024;
+
+    /**
+     * This test's own directory, holding the store directory and nothing else, so that a test can check that
+     * nothing is written next to the store; a provider never gets it.
+     */
     @TempDir
+    private Path workDirectory;
+
+    /** The directory that identifies this test's store: {@code store} inside {@link #workDirectory()}. */
     protected Path storeDirectory;
 
     /** The clock every provider of this test uses. */
@@ -50,7 +69,8 @@ public abstract class ContractSupport {
     protected abstract MemoryProvider openProvider(ProviderContext context);
 
     @BeforeEach
-    final void openProviderUnderTest(TestInfo info) {
+    final void openProviderUnderTest(TestInfo info) throws IOException {
+        storeDirectory = Files.createDirectory(workDirectory.resolve("store"));
         provider = open(PROJECT, SESSION);
         Optional<Method> method = info.getTestMethod();
         List<RequiresCapability> required = new ArrayList<>();
@@ -73,6 +93,11 @@ public abstract class ContractSupport {
             p.close();
         }
         opened.clear();
+    }
+
+    /** This test's private directory: the parent of {@link #storeDirectory}, which is its only content. */
+    protected Path workDirectory() {
+        return workDirectory;
     }
 
     /** The context a provider of this test is opened with. */
@@ -128,5 +153,46 @@ public abstract class ContractSupport {
     /** Asserts that what the provider sees is exactly {@code before}: used after calls that must change nothing. */
     protected void assertUnchanged(List<MemoryEntry> before) {
         assertThat(everything()).as("the store must be unchanged").containsExactlyElementsOf(before);
+    }
+
+    /**
+     * The provider's value limit, or a skipped test (with the reason) when it is over
+     * {@link #LARGEST_TESTED_VALUE_LIMIT}: for the tests that build values at or over the limit.
+     */
+    protected long testableValueLimit() {
+        long limit = provider.limits().maxValueBytes();
+        assumeTrue(limit <= LARGEST_TESTED_VALUE_LIMIT, "provider '" + provider.name() + "' stores values of up to "
+                + limit + " bytes; size-limit tests only build values up to " + LARGEST_TESTED_VALUE_LIMIT + " bytes");
+        return limit;
+    }
+
+    /** The keys of hits, in order. */
+    protected static List<String> hitKeys(List<Hit> hits) {
+        return hits.stream().map(h -> h.entry().key()).toList();
+    }
+
+    /**
+     * The index of the last hit before the first strict drop in score: the hits up to it share the best score.
+     * Fails when every hit has the same score, since the caller needs two different scores.
+     */
+    protected static int firstDrop(List<Hit> hits) {
+        for (int i = 0; i + 1 < hits.size(); i++) {
+            if (hits.get(i).score() > hits.get(i + 1).score()) {
+                return i;
+            }
+        }
+        throw new AssertionError("expected hits with different scores, got " + hits);
+    }
+
+    /**
+     * Asserts that {@code call} is refused with {@link UnsupportedCapabilityException} for {@code capability},
+     * naming the provider under test and the capability in the exception and its message.
+     */
+    protected void assertRefused(ThrowingCallable call, Capability capability) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(UnsupportedCapabilityException.class, e -> {
+            assertThat(e.capability()).isEqualTo(capability);
+            assertThat(e.provider()).isEqualTo(provider.name());
+            assertThat(e.getMessage()).contains(provider.name()).contains(capability.name());
+        });
     }
 }

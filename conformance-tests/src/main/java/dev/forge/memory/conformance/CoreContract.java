@@ -257,8 +257,11 @@ public abstract class CoreContract extends ContractSupport {
     }
 
     @Test
-    void name_is_stable_and_not_blank() {
-        assertThat(provider.name()).isNotBlank().isEqualTo(provider.name());
+    void name_is_a_lower_case_identifier_shared_by_every_provider_on_the_store() {
+        String name = provider.name();
+        assertThat(name).matches("[a-z][a-z0-9-]*");
+        assertThat(open("project-b", "session-2").name()).isEqualTo(name);
+        assertThat(reopen().name()).isEqualTo(name);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.forge.memory.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.Capability;
 import dev.forge.memory.Direction;
 import dev.forge.memory.EntryNotFoundException;
@@ -19,14 +20,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 
 /**
  * Typed relations: relate, unrelate, relations, traverse, cascades and isolation. Every entry here is created
  * by the test itself; relations are compared whole, {@code createdAt} included.
+ *
+ * <p>Each test has a time limit and runs on a thread of its own, so that a backend that deadlocks (on its own
+ * locks, say) fails the test instead of hanging the build, even when the blocked call ignores interrupts.
  */
 @RequiresCapability(Capability.GRAPH)
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 public abstract class GraphContract extends ContractSupport {
 
     private static final String LINKS = "LINKS";
@@ -373,18 +381,17 @@ public abstract class GraphContract extends ContractSupport {
     }
 
     @Test
-    void traverse_reaches_as_deep_as_max_depth_and_rejects_depths_out_of_range() {
+    void traverse_reaches_as_deep_as_max_depth_and_no_deeper() {
+        // one entry more than the deepest walk reaches; Traversal itself refuses depths out of range
         List<EntryRef> chain = IntStream.rangeClosed(0, Traversal.MAX_DEPTH + 1).mapToObj(i -> entry("n" + i)).toList();
         for (int i = 0; i < chain.size() - 1; i++) {
             graph().relate(chain.get(i), chain.get(i + 1), "NEXT");
         }
         List<GraphPath> paths = graph().traverse(chain.get(0), Traversal.outgoing(Traversal.MAX_DEPTH));
         assertThat(ends(paths)).containsExactlyElementsOf(chain.subList(1, Traversal.MAX_DEPTH + 1));
-        // Traversal itself refuses these, so no provider is ever asked to walk deeper
-        assertThatThrownBy(() -> graph().traverse(chain.get(0), Traversal.outgoing(0)))
-                .isInstanceOf(InvalidRequestException.class);
-        assertThatThrownBy(() -> graph().traverse(chain.get(0), both(Traversal.MAX_DEPTH + 1)))
-                .isInstanceOf(InvalidRequestException.class);
+        assertThat(paths.get(Traversal.MAX_DEPTH - 1).nodes()).containsExactlyElementsOf(chain.subList(0, Traversal.MAX_DEPTH + 1));
+        assertThat(ends(graph().traverse(chain.get(1), both(Traversal.MAX_DEPTH)))).containsExactlyElementsOf(
+                chain.stream().filter(e -> !e.equals(chain.get(1))).toList());
     }
 
     @Test
@@ -506,6 +513,24 @@ public abstract class GraphContract extends ContractSupport {
         assertThat(paths.get(2).relations()).containsExactly(ab, cb, cd);
         assertThat(paths.get(2).nodes()).containsExactly(a, b, c, d);
         assertThat(ends(graph().traverse(a, both(2)))).containsExactly(b, c);
+    }
+
+    @Test
+    void graph_operations_after_close_fail_with_backend_unavailable_and_change_nothing() {
+        EntryRef a = entry("a");
+        EntryRef b = entry("b");
+        Relation relation = graph().relate(a, b, LINKS);
+        MemoryGraph graph = graph();
+        provider.close();
+        assertThat(provider.graph()).as("the accessor keeps answering after close").isPresent();
+        assertThatThrownBy(() -> graph.relate(b, a, LINKS)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> graph.unrelate(a, b, LINKS)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> graph.relations(a, Direction.BOTH)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> graph.traverse(a, both(3))).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> provider.graph().orElseThrow().relations(a, Direction.BOTH))
+                .isInstanceOf(BackendUnavailableException.class);
+        reopen();
+        assertThat(graph().relations(a, Direction.BOTH)).containsExactly(relation);
     }
 
     @Test

@@ -3,11 +3,13 @@ package dev.forge.memory.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.Capability;
 import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Scope;
 import dev.forge.memory.ValueTooLargeException;
 import dev.forge.memory.VersionHistory;
@@ -165,11 +167,56 @@ public abstract class HistoryContract extends ContractSupport {
     @Test
     void a_failed_write_adds_no_version() {
         MemoryEntry only = put("k", "v");
-        String tooLarge = "x".repeat(Math.toIntExact(provider.limits().maxValueBytes() + 1));
-        assertThatThrownBy(() -> put("k", tooLarge)).isInstanceOf(ValueTooLargeException.class);
         assertThatThrownBy(() -> put("k", "v", List.of(""), Map.of())).isInstanceOf(InvalidEntryException.class);
+        assertThatThrownBy(() -> put("k", "broken \ud83d text")).isInstanceOf(InvalidEntryException.class);
         assertThat(history().versions("k", Scope.PROJECT)).containsExactly(only);
         assertThat(put("k", "w").version()).isEqualTo(2);
+    }
+
+    @Test
+    void a_value_over_the_limit_adds_no_version() {
+        String tooLarge = "x".repeat((int) testableValueLimit() + 1);
+        MemoryEntry only = put("k", "v");
+        assertThatThrownBy(() -> put("k", tooLarge)).isInstanceOf(ValueTooLargeException.class);
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(only);
+        assertThat(put("k", "w").version()).isEqualTo(2);
+    }
+
+    @Test
+    @RequiresCapability(Capability.TRANSACTIONS)
+    void several_sets_of_one_key_in_a_transaction_each_add_a_version() {
+        MemoryEntry first = put("k", "one");
+        List<MemoryEntry> written = new ArrayList<>(List.of(first));
+        List<MemoryEntry> fresh = new ArrayList<>();
+        try (MemoryTransaction tx = provider.transactions().orElseThrow().begin()) {
+            for (String value : List.of("two", "three", "four")) {
+                clock.advance(Duration.ofMinutes(1));
+                written.add(tx.set("k", value, Scope.PROJECT, List.of(value), Map.of("v", value)));
+                fresh.add(tx.set("new", value, Scope.PROJECT));
+            }
+            tx.commit();
+        }
+        List<MemoryEntry> versions = history().versions("k", Scope.PROJECT);
+        assertThat(versions).containsExactlyElementsOf(written);
+        assertThat(versions).extracting(MemoryEntry::version).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(versions).extracting(MemoryEntry::createdAt).containsOnly(first.createdAt());
+        assertThat(history().versions("new", Scope.PROJECT)).containsExactlyElementsOf(fresh);
+        assertThat(fresh).extracting(MemoryEntry::version).containsExactly(1L, 2L, 3L);
+        assertThat(put("k", "five").version()).isEqualTo(5);
+    }
+
+    @Test
+    void history_after_close_fails_with_backend_unavailable() {
+        MemoryEntry stored = put("k", "v");
+        VersionHistory history = history();
+        provider.close();
+        assertThat(provider.history()).as("the accessor keeps answering after close").isPresent();
+        assertThatThrownBy(() -> history.versions("k", Scope.PROJECT)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> history.version("k", Scope.PROJECT, 1)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> provider.history().orElseThrow().versions("k", Scope.PROJECT))
+                .isInstanceOf(BackendUnavailableException.class);
+        reopen();
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(stored);
     }
 
     @Test

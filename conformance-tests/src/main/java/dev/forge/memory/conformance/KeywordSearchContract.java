@@ -1,17 +1,16 @@
 package dev.forge.memory.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.forge.memory.Capability;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.Hit;
-import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -98,12 +97,16 @@ public abstract class KeywordSearchContract extends ContractSupport {
 
     @Test
     void equal_scores_are_ordered_by_key() {
-        // identical values under keys of one length give identical scores in any engine
-        for (String key : List.of("tie-c", "tie-a", "tie-d", "tie-b")) {
+        // identical values under keys of one shape give identical scores in any engine; the keys end in digits,
+        // not letters, since a letter such as "a" is a stop word that some engines drop, changing the length
+        for (String key : List.of("tie-3", "tie-1", "tie-4", "tie-2")) {
             put(key, "identical zephyr text");
         }
-        assertThat(hitKeys(search("zephyr"))).containsExactly("tie-a", "tie-b", "tie-c", "tie-d");
-        assertThat(hitKeys(provider.search(SearchRequest.builder("zephyr").limit(2).build()))).containsExactly("tie-a", "tie-b");
+        List<Hit> hits = search("zephyr");
+        assertThat(hits).hasSize(4);
+        assertThat(hits).extracting(Hit::score).as("scores of identical entries").containsOnly(hits.get(0).score());
+        assertThat(hitKeys(hits)).containsExactly("tie-1", "tie-2", "tie-3", "tie-4");
+        assertThat(hitKeys(provider.search(SearchRequest.builder("zephyr").limit(2).build()))).containsExactly("tie-1", "tie-2");
     }
 
     @Test
@@ -118,8 +121,8 @@ public abstract class KeywordSearchContract extends ContractSupport {
 
     @Test
     void default_limit_is_ten() {
-        for (int i = 0; i < 12; i++) {
-            put("doc-" + (char) ('a' + i), "shared harbour word");
+        for (int i = 1; i <= 12; i++) {
+            put(String.format("doc-%02d", i), "shared harbour word");
         }
         assertThat(search("harbour")).hasSize(SearchRequest.DEFAULT_LIMIT);
         assertThat(provider.search(SearchRequest.builder("harbour").limit(50).build())).hasSize(12);
@@ -155,13 +158,20 @@ public abstract class KeywordSearchContract extends ContractSupport {
     }
 
     @Test
-    void same_key_in_several_scopes_gives_one_hit_each() {
-        provider.set("shared-key", "walrus facts", Scope.SESSION);
-        put("shared-key", "walrus facts");
+    void same_key_in_several_scopes_gives_one_hit_each_ties_ordered_by_scope() {
         provider.set("shared-key", "walrus facts", Scope.GLOBAL);
-        assertThat(search("walrus")).extracting(h -> h.entry().ref()).containsExactlyInAnyOrder(
+        put("shared-key", "walrus facts");
+        provider.set("shared-key", "walrus facts", Scope.SESSION);
+        List<Hit> hits = search("walrus");
+        assertThat(hits).extracting(h -> h.entry().ref()).containsExactlyInAnyOrder(
                 EntryRef.of("shared-key", Scope.SESSION), EntryRef.of("shared-key", Scope.PROJECT),
                 EntryRef.of("shared-key", Scope.GLOBAL));
+        // Identical documents score the same in most engines, and ties go by key then scope (SESSION, PROJECT,
+        // GLOBAL). An engine whose statistics differ per scope may score them apart: then the score decides first.
+        Comparator<Hit> byScoreThenScope = Comparator.comparingDouble(Hit::score).reversed()
+                .thenComparing(h -> h.entry().scope());
+        assertThat(hits).as("hits with scores %s", hits.stream().map(Hit::score).toList())
+                .isSortedAccordingTo(byScoreThenScope);
     }
 
     @Test
@@ -178,6 +188,9 @@ public abstract class KeywordSearchContract extends ContractSupport {
                 .containsExactlyInAnyOrder("java-urgent", "java-later");
         assertThat(hitKeys(provider.search(SearchRequest.builder("walrus").tag("urgent").metadata("lang", "java")
                 .metadata("level", 2L).build()))).containsExactly("java-urgent");
+        // numbers compare by value, as in queries
+        assertThat(hitKeys(provider.search(SearchRequest.builder("walrus").tag("urgent").metadata("level", 2.0).build())))
+                .containsExactlyInAnyOrder("java-urgent", "kotlin-urgent");
         assertThat(provider.search(SearchRequest.builder("walrus").metadata("lang", "go").build())).isEmpty();
     }
 
@@ -292,13 +305,6 @@ public abstract class KeywordSearchContract extends ContractSupport {
                 provider.get("entry", Scope.PROJECT).orElseThrow(), provider.get("entry", Scope.GLOBAL).orElseThrow());
     }
 
-    @Test
-    void blank_text_is_rejected() {
-        for (String blank : List.of("", " ", "\t\n ")) {
-            assertThatThrownBy(() -> SearchRequest.keyword(blank)).isInstanceOf(InvalidRequestException.class);
-        }
-    }
-
     // ---------------------------------------------------------------- helpers
 
     /**
@@ -317,19 +323,5 @@ public abstract class KeywordSearchContract extends ContractSupport {
 
     private List<Hit> search(String text) {
         return provider.search(SearchRequest.keyword(text));
-    }
-
-    private static List<String> hitKeys(List<Hit> hits) {
-        return hits.stream().map(h -> h.entry().key()).toList();
-    }
-
-    /** The index of the last hit before the first strict drop in score. */
-    private static int firstDrop(List<Hit> hits) {
-        for (int i = 0; i + 1 < hits.size(); i++) {
-            if (hits.get(i).score() > hits.get(i + 1).score()) {
-                return i;
-            }
-        }
-        throw new AssertionError("expected hits with different scores, got " + hits);
     }
 }

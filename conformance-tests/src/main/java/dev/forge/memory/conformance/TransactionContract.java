@@ -3,10 +3,11 @@ package dev.forge.memory.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.Capability;
 import dev.forge.memory.ConflictException;
+import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
@@ -19,13 +20,24 @@ import dev.forge.memory.VersionHistory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 
 /**
  * Transactions: atomic commit, rollback, isolation of uncommitted writes, and the life cycle of a
  * {@link MemoryTransaction}. Single-threaded: two transactions are interleaved by hand where needed.
+ *
+ * <p>A provider may detect a conflict when a transaction writes (a pessimistic backend locks on write) or when
+ * it commits; the conflict tests accept either. Each test has a time limit and runs on a thread of its own, so
+ * that a backend that waits forever for a lock its own thread holds fails the test instead of hanging the build,
+ * even when the blocked call ignores interrupts.
  */
 @RequiresCapability(Capability.TRANSACTIONS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 public abstract class TransactionContract extends ContractSupport {
 
     private Transactions transactions() {
@@ -38,6 +50,40 @@ public abstract class TransactionContract extends ContractSupport {
 
     private String valueOf(MemoryProvider p, String key, Scope scope) {
         return p.get(key, scope).map(MemoryEntry::value).orElse(null);
+    }
+
+    /**
+     * One transaction driven step by step, where any step may fail with {@link ConflictException}: such a
+     * transaction must be inactive at once; it is closed and its later steps are skipped.
+     */
+    private static final class Attempt {
+        private final MemoryTransaction transaction;
+        private ConflictException conflict;
+
+        Attempt(MemoryTransaction transaction) {
+            this.transaction = transaction;
+        }
+
+        void step(Consumer<MemoryTransaction> work) {
+            if (conflict != null) {
+                return;
+            }
+            try {
+                work.accept(transaction);
+            } catch (ConflictException e) {
+                conflict = e;
+                assertThat(transaction.isActive()).as("a transaction that met a conflict is no longer active").isFalse();
+                transaction.close();
+            }
+        }
+
+        void commit() {
+            step(MemoryTransaction::commit);
+        }
+
+        boolean conflicted() {
+            return conflict != null;
+        }
     }
 
     @Test
@@ -300,12 +346,24 @@ public abstract class TransactionContract extends ContractSupport {
 
     @Test
     void invalid_input_inside_a_transaction_throws_and_the_other_writes_still_commit() {
-        String tooLarge = "x".repeat(Math.toIntExact(provider.limits().maxValueBytes() + 1));
         MemoryTransaction tx = begin();
         MemoryEntry good = tx.set("good", "v", Scope.PROJECT);
         assertThatThrownBy(() -> tx.set("", "v", Scope.PROJECT)).isInstanceOf(InvalidKeyException.class);
         assertThatThrownBy(() -> tx.set("bad\nkey", "v", Scope.PROJECT)).isInstanceOf(InvalidKeyException.class);
         assertThatThrownBy(() -> tx.get("", Scope.PROJECT)).isInstanceOf(InvalidKeyException.class);
+        assertThatThrownBy(() -> tx.set("bad-tag", "v", Scope.PROJECT, List.of(""), Map.of()))
+                .isInstanceOf(InvalidEntryException.class);
+        assertThat(tx.isActive()).isTrue();
+        assertThat(tx.get("bad-tag", Scope.PROJECT)).isEmpty();
+        tx.commit();
+        assertThat(everything()).containsExactly(good);
+    }
+
+    @Test
+    void a_value_over_the_limit_inside_a_transaction_throws_and_the_other_writes_still_commit() {
+        String tooLarge = "x".repeat((int) testableValueLimit() + 1);
+        MemoryTransaction tx = begin();
+        MemoryEntry good = tx.set("good", "v", Scope.PROJECT);
         assertThatThrownBy(() -> tx.set("big", tooLarge, Scope.PROJECT)).isInstanceOf(ValueTooLargeException.class);
         assertThat(tx.isActive()).isTrue();
         assertThat(tx.get("big", Scope.PROJECT)).isEmpty();
@@ -316,25 +374,72 @@ public abstract class TransactionContract extends ContractSupport {
     @Test
     void conflicting_transactions_never_lose_an_update() {
         put("k", "original");
-        MemoryTransaction first = begin();
-        MemoryTransaction second = begin();
-        first.set("k", "first", Scope.PROJECT);
-        second.set("k", "second", Scope.PROJECT);
-        second.set("other", "from second", Scope.PROJECT);
+        Attempt first = new Attempt(begin());
+        Attempt second = new Attempt(begin());
+        first.step(tx -> tx.set("k", "first", Scope.PROJECT));
+        second.step(tx -> tx.set("k", "second", Scope.PROJECT));
+        second.step(tx -> tx.set("other", "from second", Scope.PROJECT));
         first.commit();
-        Throwable failure = catchThrowable(second::commit);
+        second.commit();
+        assertThat(first.conflicted() && second.conflicted()).as("one of two conflicting transactions commits").isFalse();
+        // Any transaction may be the one refused. Whichever commits is counted: a lost update, or one that
+        // reuses a version number, is never allowed; a refused transaction applies nothing.
         MemoryEntry stored = provider.get("k", Scope.PROJECT).orElseThrow();
-        // either outcome is allowed; a lost update with a reused version number is not
-        if (failure != null) {
-            assertThat(failure).isInstanceOf(ConflictException.class);
-            assertThat(stored.value()).isEqualTo("first");
-            assertThat(stored.version()).isEqualTo(2);
-            assertThat(provider.get("other", Scope.PROJECT)).as("a failed commit applies nothing").isEmpty();
+        assertThat(stored.value()).isEqualTo(second.conflicted() ? "first" : "second");
+        assertThat(stored.version()).isEqualTo(1 + (first.conflicted() ? 0 : 1) + (second.conflicted() ? 0 : 1));
+        assertThat(valueOf(provider, "other", Scope.PROJECT)).isEqualTo(second.conflicted() ? null : "from second");
+    }
+
+    @Test
+    void a_key_deleted_and_re_created_after_the_transaction_read_it_never_gets_the_stale_created_at() {
+        MemoryEntry original = put("k", "original");
+        Attempt attempt = new Attempt(begin());
+        attempt.step(tx -> assertThat(tx.get("k", Scope.PROJECT)).contains(original));
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(provider.delete("k", Scope.PROJECT)).isTrue();
+        MemoryEntry recreated = put("k", "re-created by another writer");
+        assertThat(recreated.version()).as("the same version number the transaction read").isEqualTo(1);
+        assertThat(recreated.createdAt()).isAfter(original.createdAt());
+        clock.advance(Duration.ofMinutes(1));
+        attempt.step(tx -> tx.set("k", "from the transaction", Scope.PROJECT));
+        attempt.commit();
+
+        MemoryEntry stored = provider.get("k", Scope.PROJECT).orElseThrow();
+        if (attempt.conflicted()) {
+            assertThat(stored).as("a refused transaction leaves the other writer's entry").isEqualTo(recreated);
         } else {
-            assertThat(stored.value()).isEqualTo("second");
-            assertThat(stored.version()).isEqualTo(3);
-            assertThat(valueOf(provider, "other", Scope.PROJECT)).isEqualTo("from second");
+            assertThat(stored.value()).isEqualTo("from the transaction");
+            assertThat(stored.createdAt()).as("created when re-created, not when first created").isEqualTo(recreated.createdAt());
+            assertThat(stored.version()).isEqualTo(2);
         }
+        provider.history().ifPresent(history -> {
+            List<MemoryEntry> versions = history.versions("k", Scope.PROJECT);
+            assertThat(versions).extracting(MemoryEntry::version)
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, stored.version()).boxed().toList());
+            assertThat(versions).extracting(MemoryEntry::createdAt).containsOnly(recreated.createdAt());
+            assertThat(versions).last().isEqualTo(stored);
+        });
+    }
+
+    @Test
+    void after_close_transactions_are_inactive_and_fail_with_backend_unavailable() {
+        put("k", "stored");
+        Transactions transactions = transactions();
+        MemoryTransaction open = transactions.begin();
+        open.set("pending", "x", Scope.PROJECT);
+        provider.close();
+        assertThat(provider.transactions()).as("the accessor keeps answering after close").isPresent();
+        assertThat(open.isActive()).isFalse();
+        assertThatThrownBy(transactions::begin).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> provider.transactions().orElseThrow().inTransaction(tx -> tx.set("late", "x", Scope.PROJECT)))
+                .isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> open.get("k", Scope.PROJECT)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> open.set("late", "x", Scope.PROJECT)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> open.delete("k", Scope.PROJECT)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(open::commit).isInstanceOf(BackendUnavailableException.class);
+        assertThatCode(open::close).doesNotThrowAnyException();
+        reopen();
+        assertThat(keys(everything())).containsExactly("k");
     }
 
     @Test

@@ -282,11 +282,19 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         return new Transaction();
     }
 
-    /** Buffers operations; applies them all under the write lock at commit, or none. */
+    /** One buffered write of a transaction: an entry to append, or a delete when {@code entry} is null. */
+    private record Operation(NodeId id, MemoryEntry entry) {
+    }
+
+    /**
+     * Buffers operations; applies them all under the write lock at commit, or none. Conflicts are detected by
+     * identity: the entry object a transaction first saw must still be the stored one (entries are immutable and
+     * every write stores a new object), so a delete and re-create in between is a conflict too.
+     */
     private final class Transaction implements MemoryTransaction {
-        private final List<Object[]> operations = new ArrayList<>();
+        private final List<Operation> operations = new ArrayList<>();
         private final Map<NodeId, Optional<MemoryEntry>> view = new HashMap<>();
-        private final Map<NodeId, Long> observedVersions = new HashMap<>();
+        private final Map<NodeId, MemoryEntry> observed = new HashMap<>();
         private boolean active = true;
 
         private void checkActive() {
@@ -301,9 +309,11 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
             if (seen != null) {
                 return seen;
             }
-            Optional<MemoryEntry> stored = read(() -> Optional.ofNullable(store.current(id)));
-            observedVersions.putIfAbsent(id, stored.map(MemoryEntry::version).orElse(0L));
-            return stored;
+            MemoryEntry stored = read(() -> store.current(id));
+            if (!observed.containsKey(id)) {
+                observed.put(id, stored);
+            }
+            return Optional.ofNullable(stored);
         }
 
         @Override
@@ -319,7 +329,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
             NodeId id = node(new EntryRef(key, scope));
             MemoryEntry entry = write.toEntry(current(id), context.clock().instant());
             view.put(id, Optional.of(entry));
-            operations.add(new Object[] {id, entry});
+            operations.add(new Operation(id, entry));
             return entry;
         }
 
@@ -329,7 +339,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
             NodeId id = node(new EntryRef(Keys.validate(key), scope));
             boolean existed = current(id).isPresent();
             view.put(id, Optional.empty());
-            operations.add(new Object[] {id, null});
+            operations.add(new Operation(id, null));
             return existed;
         }
 
@@ -338,20 +348,17 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
             checkActive();
             active = false;
             write(() -> {
-                for (Map.Entry<NodeId, Long> observed : observedVersions.entrySet()) {
-                    MemoryEntry now = store.current(observed.getKey());
-                    long version = now == null ? 0L : now.version();
-                    if (version != observed.getValue()) {
-                        throw new ConflictException("Transaction not committed: " + observed.getKey().ref()
+                for (Map.Entry<NodeId, MemoryEntry> seen : observed.entrySet()) {
+                    if (store.current(seen.getKey()) != seen.getValue()) {
+                        throw new ConflictException("Transaction not committed: " + seen.getKey().ref()
                                 + " was changed by another writer since this transaction read it. Retry the transaction.");
                     }
                 }
-                for (Object[] operation : operations) {
-                    NodeId id = (NodeId) operation[0];
-                    if (operation[1] == null) {
-                        store.remove(id);
+                for (Operation operation : operations) {
+                    if (operation.entry() == null) {
+                        store.remove(operation.id());
                     } else {
-                        store.append(id, (MemoryEntry) operation[1]);
+                        store.append(operation.id(), operation.entry());
                     }
                 }
                 return null;
@@ -366,7 +373,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
 
         @Override
         public boolean isActive() {
-            return active;
+            return active && !closed;
         }
 
         @Override

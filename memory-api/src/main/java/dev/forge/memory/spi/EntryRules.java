@@ -34,15 +34,13 @@ public final class EntryRules {
     }
 
     /**
-     * Checks a value: not null, no unpaired surrogate, at most {@link Limits#maxValueBytes()} UTF-8 bytes.
+     * Checks a value (not null: {@link NullPointerException}): no unpaired surrogate, at most {@link Limits#maxValueBytes()} UTF-8 bytes.
      *
      * @throws ValueTooLargeException if it is too large
      * @throws InvalidEntryException  if it cannot be stored as UTF-8
      */
     public static String checkValue(String value, String key, Limits limits) {
-        if (value == null) {
-            throw new InvalidEntryException("The value of key '" + Keys.abbreviate(key) + "' is null; store an empty string instead.");
-        }
+        java.util.Objects.requireNonNull(value, "value");
         if (value.length() > limits.maxValueBytes()) {
             throw tooLarge(key, value.length(), limits);
         }
@@ -92,9 +90,7 @@ public final class EntryRules {
      * @throws InvalidEntryException naming the offending tag
      */
     public static List<String> normalizeTags(Collection<String> tags, String key, Limits limits) {
-        if (tags == null) {
-            throw new InvalidEntryException("The tags of key '" + Keys.abbreviate(key) + "' are null; pass an empty list.");
-        }
+        java.util.Objects.requireNonNull(tags, "tags");
         LinkedHashSet<String> unique = new LinkedHashSet<>();
         for (String tag : tags) {
             if (tag == null || tag.isEmpty()) {
@@ -131,9 +127,7 @@ public final class EntryRules {
      * @throws InvalidEntryException naming the offending metadata field
      */
     public static Map<String, Object> normalizeMetadata(Map<String, ?> metadata, String key) {
-        if (metadata == null) {
-            throw new InvalidEntryException("The metadata of key '" + Keys.abbreviate(key) + "' is null; pass an empty map.");
-        }
+        java.util.Objects.requireNonNull(metadata, "metadata");
         @SuppressWarnings("unchecked")
         Map<String, Object> normalized = (Map<String, Object>) normalizeValue(metadata, key, "metadata", 0);
         return normalized;

@@ -13,42 +13,67 @@ import java.util.Optional;
 
 /**
  * A write that has passed every rule: what a provider's {@code set} builds first, before touching its store.
- *
- * @param key      a valid key
- * @param value    a valid value
- * @param scope    the scope
- * @param tags     normalised tags
- * @param metadata normalised metadata
+ * The only way to get one is {@link #validate}, so holding one proves the input was checked.
  */
-public record EntryWrite(String key, String value, Scope scope, List<String> tags, Map<String, Object> metadata) {
+public final class EntryWrite {
 
-    /** Rejects nulls; use {@link #validate} to check the rules. */
-    public EntryWrite {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        Objects.requireNonNull(scope, "scope");
-        tags = List.copyOf(tags);
-        metadata = Objects.requireNonNull(metadata, "metadata");
+    private final String key;
+    private final String value;
+    private final Scope scope;
+    private final List<String> tags;
+    private final Map<String, Object> metadata;
+
+    private EntryWrite(String key, String value, Scope scope, List<String> tags, Map<String, Object> metadata) {
+        this.key = key;
+        this.value = value;
+        this.scope = scope;
+        this.tags = tags;
+        this.metadata = metadata;
     }
 
     /**
      * Checks every rule (key, value size and encoding, tags, metadata) and normalises tags and metadata.
      *
+     * @throws NullPointerException                    for a null key or scope
      * @throws dev.forge.memory.InvalidKeyException    for a bad key
      * @throws dev.forge.memory.ValueTooLargeException for a value over the limit
-     * @throws dev.forge.memory.InvalidEntryException  for bad tags or metadata
+     * @throws dev.forge.memory.InvalidEntryException  for a null value, bad tags or bad metadata
      */
     public static EntryWrite validate(String key, String value, Scope scope, Collection<String> tags,
                                       Map<String, ?> metadata, Limits limits) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(scope, "scope");
         Keys.validate(key);
-        if (scope == null) {
-            throw new dev.forge.memory.InvalidRequestException("The scope of key '" + Keys.abbreviate(key) + "' is null.");
-        }
         EntryRules.checkValue(value, key, limits);
         List<String> normalizedTags = EntryRules.normalizeTags(tags, key, limits);
         Map<String, Object> normalizedMetadata = EntryRules.normalizeMetadata(metadata, key);
         EntryRules.checkMetadataSize(normalizedMetadata, key, limits);
         return new EntryWrite(key, value, scope, normalizedTags, normalizedMetadata);
+    }
+
+    /** The valid key. */
+    public String key() {
+        return key;
+    }
+
+    /** The valid value. */
+    public String value() {
+        return value;
+    }
+
+    /** The scope. */
+    public Scope scope() {
+        return scope;
+    }
+
+    /** The normalised tags: ordered, without duplicates, immutable. */
+    public List<String> tags() {
+        return tags;
+    }
+
+    /** The normalised metadata: sorted, deeply immutable. */
+    public Map<String, Object> metadata() {
+        return metadata;
     }
 
     /**
@@ -64,5 +89,10 @@ public record EntryWrite(String key, String value, Scope scope, List<String> tag
         MemoryEntry before = previous.get();
         Instant updated = at.isBefore(before.updatedAt()) ? before.updatedAt() : at;
         return new MemoryEntry(key, value, scope, tags, metadata, before.createdAt(), updated, before.version() + 1);
+    }
+
+    @Override
+    public String toString() {
+        return "EntryWrite[" + scope.id() + ":" + key + ", " + value.length() + " chars]";
     }
 }

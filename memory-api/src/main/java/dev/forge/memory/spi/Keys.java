@@ -13,16 +13,21 @@ import java.util.Set;
  * The key rules, enforced in one place, and a safe, injective mapping from keys to file names.
  *
  * <p>A key is any string of 1 to {@value Limits#MAX_KEY_LENGTH} code points with no control character
- * (Unicode category Cc) and no unpaired surrogate. Keys are stored verbatim and compared exactly.
+ * (Unicode category Cc), no line or paragraph separator (U+2028, U+2029) and no unpaired surrogate: one line of
+ * text. Keys are stored verbatim, compared exactly and ordered by code point ({@link #compareKeys}).
  */
 public final class Keys {
 
-    /** File names longer than this are shortened to a prefix plus a SHA-256 digest of the key. */
-    public static final int MAX_FILE_NAME_LENGTH = 160;
+    /**
+     * File names longer than this are shortened to a prefix plus a SHA-256 digest of the key. Leaves room for a
+     * provider's suffix (such as {@code .v12.json.gz}) within the 143 bytes of eCryptfs and the 255 of most
+     * other file systems.
+     */
+    public static final int MAX_FILE_NAME_LENGTH = 120;
 
     private static final Set<String> WINDOWS_DEVICE_NAMES = Set.of("con", "prn", "aux", "nul",
-            "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
-            "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9");
+            "com0", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
+            "lpt0", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9");
     private static final int DIGEST_PREFIX_LENGTH = MAX_FILE_NAME_LENGTH - 65;
 
     private Keys() {
@@ -32,7 +37,8 @@ public final class Keys {
      * Checks a key against the rules.
      *
      * @return the key, unchanged
-     * @throws InvalidKeyException saying which rule it breaks and where
+     * @throws NullPointerException if the key is null
+     * @throws InvalidKeyException  saying which rule it breaks and where
      */
     public static String validate(String key) {
         return validate(key, "key", Limits.MAX_KEY_LENGTH);
@@ -46,9 +52,7 @@ public final class Keys {
      * @throws InvalidKeyException saying which rule it breaks
      */
     public static String validate(String key, String what, int maxLength) {
-        if (key == null) {
-            throw new InvalidKeyException("A " + what + " must not be null.");
-        }
+        java.util.Objects.requireNonNull(key, what);
         if (key.isEmpty()) {
             throw new InvalidKeyException("A " + what + " must not be empty.");
         }
@@ -59,15 +63,15 @@ public final class Keys {
         }
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            if (Character.isISOControl(c)) {
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
                 throw new InvalidKeyException("The " + what + " '" + abbreviate(key) + "' holds the control character U+"
                         + String.format("%04X", (int) c) + " at index " + i + "; remove it (keys are single-line text).");
             }
-            if (Character.isHighSurrogate(c) && (i + 1 == key.length() || !Character.isLowSurrogate(key.charAt(i + 1)))
-                    || Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(key.charAt(i - 1)))) {
-                throw new InvalidKeyException("The " + what + " '" + abbreviate(key) + "' holds an unpaired surrogate at index "
-                        + i + "; it cannot be stored as UTF-8.");
-            }
+        }
+        int unpaired = EntryRules.firstUnpairedSurrogate(key);
+        if (unpaired >= 0) {
+            throw new InvalidKeyException("The " + what + " '" + abbreviate(key) + "' holds an unpaired surrogate at index "
+                    + unpaired + "; it cannot be stored as UTF-8.");
         }
         return key;
     }
@@ -163,6 +167,28 @@ public final class Keys {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
+    }
+
+    /**
+     * Orders keys by Unicode code point, which is also the order of their UTF-8 bytes: the order of
+     * {@link dev.forge.memory.Query.Order#KEY}, and the one SQL {@code BINARY} collations and byte-sorted indexes give.
+     */
+    public static int compareKeys(String a, String b) {
+        int length = Math.min(a.length(), b.length());
+        for (int i = 0; i < length; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                // Surrogates (U+D800..DFFF) encode code points above U+FFFF, so they sort after every other char.
+                boolean xs = Character.isSurrogate(x);
+                boolean ys = Character.isSurrogate(y);
+                if (xs != ys) {
+                    return xs ? 1 : -1;
+                }
+                return Character.compare(x, y);
+            }
+        }
+        return Integer.compare(a.length(), b.length());
     }
 
     /** A key shortened for messages: at most 80 characters, never splitting a surrogate pair. */

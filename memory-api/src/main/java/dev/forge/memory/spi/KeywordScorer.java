@@ -8,44 +8,36 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * A small, dependency-free keyword ranking for providers without a search engine of their own
  * (the in-memory and file providers).
  *
  * <p>Text is split into terms at every character that is not a letter or digit, and lower-cased. An entry
- * matches when its key, tags or value hold at least one query term. The score is the share of distinct query
- * terms the entry holds, scaled into {@code [0.7, 1]} by how often they occur, so an entry holding every term
- * always outranks one holding fewer.
+ * matches when its key, tags or value hold at least one query term. The score grows with the number of distinct
+ * query terms the entry holds and, within that, with how often they occur, so an entry holding every term always
+ * outranks one holding fewer.
  */
 public final class KeywordScorer {
 
     private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
-            .thenComparing(h -> h.entry().key()).thenComparing(h -> h.entry().scope());
+            .thenComparing(h -> h.entry().ref());
 
     private KeywordScorer() {
     }
 
     /** The distinct lower-case terms of {@code text}, in order of first appearance. */
     public static List<String> terms(String text) {
-        Set<String> terms = new LinkedHashSet<>();
-        StringBuilder term = new StringBuilder();
-        text.codePoints().forEach(cp -> {
-            if (Character.isLetterOrDigit(cp)) {
-                term.appendCodePoint(cp);
-            } else if (term.length() > 0) {
-                terms.add(term.toString().toLowerCase(Locale.ROOT));
-                term.setLength(0);
-            }
-        });
-        if (term.length() > 0) {
-            terms.add(term.toString().toLowerCase(Locale.ROOT));
-        }
-        return List.copyOf(terms);
+        List<String> words = new ArrayList<>();
+        collect(text, words);
+        return List.copyOf(new LinkedHashSet<>(words));
     }
 
-    /** The score of {@code entry} for the query terms, in {@code [0, 1]}; 0 means no match. */
+    /**
+     * The score of {@code entry} for the query terms, in {@code [0, 1]}; 0 means no match. With {@code n} query
+     * terms of which {@code m} occur, the score lies in {@code ((m - 1) / n, m / n]}, rising with how often they
+     * occur, so more matched terms always win.
+     */
     public static double score(List<String> queryTerms, MemoryEntry entry) {
         if (queryTerms.isEmpty()) {
             return 0;
@@ -71,9 +63,8 @@ public final class KeywordScorer {
         if (matched == 0) {
             return 0;
         }
-        double coverage = (double) matched / queryTerms.size();
-        double frequency = 1 - Math.exp(-(double) occurrences / (2.0 * queryTerms.size()));
-        return coverage * (0.7 + 0.3 * frequency);
+        double frequency = 1 - Math.exp(-(double) occurrences / (2.0 * matched));
+        return (matched - 1 + 0.5 + 0.5 * frequency) / queryTerms.size();
     }
 
     private static void collect(String text, List<String> into) {

@@ -11,7 +11,10 @@ import dev.forge.memory.MemoryProvider;
  */
 public interface MemoryProviderFactory {
 
-    /** The fixed, short, lower-case name config selects this provider by, such as {@code file} or {@code sqlite}. */
+    /**
+     * The fixed, short name config selects this provider by, such as {@code file} or {@code sqlite}: lower-case
+     * letters, digits and {@code -}, starting with a letter, at most 64 characters.
+     */
     String name();
 
     /** One sentence for {@code forge-memory providers}. */

@@ -27,8 +27,9 @@ import java.util.stream.Collectors;
  *
  * <p>Providers bind it to their own immutable record with {@link #bind}: field names are written in
  * {@code snake_case}, unknown or misspelled keys are rejected with the list of known keys and a suggestion,
- * and a value of the wrong type is rejected with its field. Missing keys bind to {@code null}, which the
- * record's compact constructor replaces with its default.
+ * and a value of the wrong type is rejected with its field; enum values match ignoring case. Missing keys bind
+ * to {@code null}, which the record's compact constructor replaces with its default: so declare components with
+ * boxed types ({@code Integer}, {@code Boolean}), never primitives.
  */
 public final class ProviderConfig {
 
@@ -36,6 +37,8 @@ public final class ProviderConfig {
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .enable(com.fasterxml.jackson.databind.MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
             .build();
 
     private static final ProviderConfig EMPTY = new ProviderConfig(Map.of(), "(defaults)", "config");
@@ -124,8 +127,8 @@ public final class ProviderConfig {
      *                                the wrong type, or a value the record rejects
      */
     public <T> T bind(Class<T> type) {
-        JsonNode tree = MAPPER.valueToTree(values);
         try {
+            JsonNode tree = MAPPER.valueToTree(values);
             return MAPPER.readerFor(type).readValue(tree);
         } catch (UnrecognizedPropertyException e) {
             Collection<Object> known = e.getKnownPropertyIds() == null ? List.of() : e.getKnownPropertyIds();

@@ -21,10 +21,14 @@ public final class ProviderContext {
     private final String sessionId;
     private final Clock clock;
     private final Path baseDirectory;
-    private final ProviderRegistry registry;
+    private volatile ProviderRegistry registry;
 
     private ProviderContext(Builder b) {
         this.config = b.config;
+        if (b.projectId == null) {
+            throw new dev.forge.memory.ConfigurationException("A provider context needs a project id: PROJECT entries of "
+                    + "different projects are kept apart by it. Set one with ProviderContext.builder().projectId(...).");
+        }
         this.projectId = Keys.validate(b.projectId, "project id", MAX_ID_LENGTH);
         this.sessionId = Keys.validate(b.sessionId == null ? UUID.randomUUID().toString() : b.sessionId, "session id", MAX_ID_LENGTH);
         this.clock = b.clock;
@@ -32,15 +36,20 @@ public final class ProviderContext {
         this.registry = b.registry;
     }
 
-    /** A builder: empty config, project {@code default}, a random session id, the UTC system clock, the working directory. */
+    /**
+     * A builder: empty config, a random session id, the UTC system clock, the working directory, the factories on
+     * the class path. The project id has no default and must be set.
+     */
     public static Builder builder() {
         return new Builder();
     }
 
     /** A builder starting from this context's values. */
     public Builder toBuilder() {
-        return new Builder().config(config).projectId(projectId).sessionId(sessionId).clock(clock)
-                .baseDirectory(baseDirectory).registry(registry);
+        Builder builder = new Builder().config(config).projectId(projectId).sessionId(sessionId).clock(clock)
+                .baseDirectory(baseDirectory);
+        builder.registry = registry;
+        return builder;
     }
 
     /** This context with another config; used by routers to open children. */
@@ -73,19 +82,38 @@ public final class ProviderContext {
         return baseDirectory;
     }
 
-    /** Resolves a configured path: absolute paths stay, relative ones resolve against {@link #baseDirectory()}. */
+    /**
+     * Resolves a configured path: absolute paths stay, relative ones resolve against {@link #baseDirectory()}.
+     *
+     * @throws dev.forge.memory.ConfigurationException if the text is not a path on this system
+     */
     public Path resolve(String configuredPath) {
-        return baseDirectory.resolve(configuredPath).toAbsolutePath().normalize();
+        try {
+            return baseDirectory.resolve(configuredPath).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new dev.forge.memory.ConfigurationException(config.source() + ": '" + configuredPath
+                    + "' is not a valid path here: " + e.getReason() + ".", config.source(), config.path(), e);
+        }
     }
 
-    /** The registry of factories, for routers that open other providers. */
+    /** The registry of factories, for routers that open other providers; found on first use unless given. */
     public ProviderRegistry registry() {
-        return registry;
+        ProviderRegistry found = registry;
+        if (found == null) {
+            synchronized (this) {
+                found = registry;
+                if (found == null) {
+                    found = ProviderRegistry.load();
+                    registry = found;
+                }
+            }
+        }
+        return found;
     }
 
     /** Opens the provider named {@code name} with {@code config}, sharing this context's project, session and clock. */
     public MemoryProvider open(String name, ProviderConfig config) {
-        return registry.open(name, withConfig(config));
+        return registry().open(name, withConfig(config));
     }
 
     @Override
@@ -96,7 +124,7 @@ public final class ProviderContext {
     /** Builds a {@link ProviderContext}. */
     public static final class Builder {
         private ProviderConfig config = ProviderConfig.empty();
-        private String projectId = "default";
+        private String projectId;
         private String sessionId;
         private Clock clock = Clock.systemUTC();
         private Path baseDirectory = Path.of("");
@@ -135,7 +163,7 @@ public final class ProviderContext {
             return this;
         }
 
-        /** The registry; by default the factories found on the thread's context class loader. */
+        /** The registry; by default the factories found on the thread's context class loader, looked up on first use. */
         public Builder registry(ProviderRegistry registry) {
             this.registry = Objects.requireNonNull(registry, "registry");
             return this;
@@ -144,12 +172,10 @@ public final class ProviderContext {
         /**
          * Builds the context.
          *
-         * @throws dev.forge.memory.InvalidKeyException if the project or session id is malformed
+         * @throws dev.forge.memory.ConfigurationException if no project id was set
+         * @throws dev.forge.memory.InvalidKeyException    if the project or session id is malformed
          */
         public ProviderContext build() {
-            if (registry == null) {
-                registry = ProviderRegistry.load();
-            }
             return new ProviderContext(this);
         }
     }

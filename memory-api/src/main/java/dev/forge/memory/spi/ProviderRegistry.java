@@ -4,6 +4,8 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.UnknownProviderException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,11 +30,13 @@ public final class ProviderRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(ProviderRegistry.class);
     private static final int MAX_LOAD_ERRORS = 100;
 
-    private final Map<String, MemoryProviderFactory> factories;
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9-]{0,63}");
+
+    private final java.util.SortedMap<String, MemoryProviderFactory> factories;
     private final Map<String, List<String>> duplicates;
     private final List<String> problems;
 
-    private ProviderRegistry(Map<String, MemoryProviderFactory> factories, Map<String, List<String>> duplicates, List<String> problems) {
+    private ProviderRegistry(java.util.SortedMap<String, MemoryProviderFactory> factories, Map<String, List<String>> duplicates, List<String> problems) {
         this.factories = factories;
         this.duplicates = duplicates;
         this.problems = List.copyOf(problems);
@@ -47,10 +51,14 @@ public final class ProviderRegistry {
     /** The factories visible to {@code loader}. */
     public static ProviderRegistry load(ClassLoader loader) {
         List<MemoryProviderFactory> found = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
+        Set<String> problems = new LinkedHashSet<>();
         Iterator<MemoryProviderFactory> iterator = ServiceLoader.load(MemoryProviderFactory.class, loader).iterator();
         int errors = 0;
-        while (errors < MAX_LOAD_ERRORS) {
+        while (true) {
+            if (errors == MAX_LOAD_ERRORS) {
+                problems.add("stopped looking for providers after " + MAX_LOAD_ERRORS + " errors");
+                break;
+            }
             try {
                 if (!iterator.hasNext()) {
                     break;
@@ -58,24 +66,36 @@ public final class ProviderRegistry {
                 found.add(iterator.next());
             } catch (ServiceConfigurationError | LinkageError e) {
                 errors++;
-                String problem = e.getMessage();
-                problems.add(problem);
-                LOG.warn("A memory provider factory failed to load and is skipped: {}", problem);
+                String problem = String.valueOf(e);
+                if (problems.add(problem)) {
+                    LOG.warn("A memory provider factory failed to load and is skipped: {}", problem);
+                }
             }
         }
-        return of(found, problems);
+        return of(found, new ArrayList<>(problems));
     }
 
     /** A registry of exactly these factories. */
     public static ProviderRegistry of(MemoryProviderFactory... factories) {
-        return of(List.of(factories), List.of());
+        return of(List.of(factories), new ArrayList<>());
     }
 
     private static ProviderRegistry of(List<MemoryProviderFactory> found, List<String> problems) {
         Map<String, MemoryProviderFactory> byName = new TreeMap<>();
         Map<String, List<String>> duplicates = new LinkedHashMap<>();
         for (MemoryProviderFactory factory : found) {
-            String name = factory.name();
+            String name;
+            try {
+                name = factory.name();
+            } catch (RuntimeException | LinkageError e) {
+                problems.add(factory.getClass().getName() + ".name() failed: " + e);
+                continue;
+            }
+            if (name == null || !NAME.matcher(name).matches()) {
+                problems.add(factory.getClass().getName() + " has an invalid name '" + name
+                        + "': use lower-case letters, digits and '-', starting with a letter");
+                continue;
+            }
             MemoryProviderFactory earlier = byName.putIfAbsent(name, factory);
             if (earlier != null && earlier.getClass() != factory.getClass()) {
                 duplicates.computeIfAbsent(name, n -> new ArrayList<>(List.of(earlier.getClass().getName())))
@@ -83,10 +103,11 @@ public final class ProviderRegistry {
             }
         }
         duplicates.forEach((name, classes) -> LOG.warn("Memory provider name '{}' is claimed by several factories: {}", name, classes));
-        return new ProviderRegistry(byName, duplicates, problems);
+        problems.forEach(problem -> LOG.debug("Provider discovery problem: {}", problem));
+        return new ProviderRegistry(Collections.unmodifiableSortedMap(new TreeMap<>(byName)), duplicates, problems);
     }
 
-    /** Every name that can be looked up, sorted (ambiguous names included). */
+    /** Every name that can be looked up, sorted (ambiguous names included); unmodifiable. */
     public Set<String> names() {
         return factories.keySet();
     }

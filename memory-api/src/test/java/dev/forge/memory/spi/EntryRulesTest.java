@@ -72,6 +72,41 @@ class EntryRulesTest {
     }
 
     @Test
+    void keyword_scores_always_rank_more_matched_terms_higher() {
+        List<String> terms = dev.forge.memory.spi.KeywordScorer.terms("alpha beta gamma delta epsilon zeta");
+        MemoryEntry all = entry("all", "alpha beta gamma delta epsilon zeta");
+        MemoryEntry fiveOftenRepeated = entry("five", "alpha beta gamma delta epsilon ".repeat(20));
+        assertThat(KeywordScorer.score(terms, all)).isGreaterThan(KeywordScorer.score(terms, fiveOftenRepeated));
+        assertThat(KeywordScorer.score(terms, all)).isLessThanOrEqualTo(1.0);
+        assertThat(KeywordScorer.score(terms, entry("none", "unrelated words"))).isZero();
+        assertThat(KeywordScorer.score(List.of("one"), entry("one", "x"))).isGreaterThan(0.5);
+    }
+
+    private static MemoryEntry entry(String key, String value) {
+        return EntryWrite.validate(key, value, Scope.PROJECT, List.of(), Map.of(), Limits.DEFAULT).toEntry(Optional.empty(), Instant.EPOCH);
+    }
+
+    @Test
+    void entries_refuse_duplicate_tags() {
+        assertThatThrownBy(() -> new MemoryEntry("k", "v", Scope.PROJECT, List.of("a", "a"), Map.of(), Instant.EPOCH, Instant.EPOCH, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void metadata_filters_compare_numbers_by_value_and_nothing_else_loosely() {
+        MemoryEntry entry = EntryWrite.validate("k", "v", Scope.PROJECT, List.of(),
+                Map.of("n", 2, "d", 2.5, "s", "2", "b", true, "list", List.of(1, 2.0)), Limits.DEFAULT).toEntry(Optional.empty(), Instant.EPOCH);
+        assertThat(new dev.forge.memory.Filter(List.of(), Map.of("n", 2.0), Optional.empty(), Optional.empty()).matches(entry)).isTrue();
+        assertThat(new dev.forge.memory.Filter(List.of(), Map.of("d", 2.5f), Optional.empty(), Optional.empty()).matches(entry)).isTrue();
+        assertThat(new dev.forge.memory.Filter(List.of(), Map.of("list", List.of(1.0, 2)), Optional.empty(), Optional.empty()).matches(entry)).isTrue();
+        assertThat(new dev.forge.memory.Filter(List.of(), Map.of("s", 2), Optional.empty(), Optional.empty()).matches(entry)).isFalse();
+        assertThat(new dev.forge.memory.Filter(List.of(), Map.of("n", "2"), Optional.empty(), Optional.empty()).matches(entry)).isFalse();
+        assertThat(new dev.forge.memory.Filter(List.of(), Map.of("b", 1), Optional.empty(), Optional.empty()).matches(entry)).isFalse();
+        assertThatThrownBy(() -> new dev.forge.memory.Filter(List.of(), Map.of("x", Double.NaN), Optional.empty(), Optional.empty()))
+                .isInstanceOf(InvalidRequestException.class);
+    }
+
+    @Test
     void entry_to_string_never_shows_the_value() {
         MemoryEntry entry = EntryWrite.validate("api-key", "s3cr3t-token", Scope.GLOBAL, List.of(), Map.of(), Limits.DEFAULT)
                 .toEntry(Optional.empty(), Instant.EPOCH);

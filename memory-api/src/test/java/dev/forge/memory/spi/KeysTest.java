@@ -38,12 +38,12 @@ class KeysTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {".", "..", "../x", "a/../../b", "/abs", "C:\\x", "con", "CON", "nul.txt", "lpt1.json",
+    @ValueSource(strings = {".", "..", "../x", "a/../../b", "/abs", "C:\\x", "con", "CON", "nul.txt", "lpt1.json", "com0", "LPT0.md",
             "trailing.", ".hidden", "~", "sp ace", "😀", "%41", "^a"})
     void dangerous_keys_become_safe_single_segment_names_that_decode_back(String key) {
         String name = Keys.toFileName(key);
         assertThat(name).matches(SAFE).doesNotStartWith(".").doesNotEndWith(".").isNotEqualTo("..");
-        assertThat(name.split("\\.")[0]).isNotIn("con", "nul", "aux", "prn", "lpt1");
+        assertThat(name.split("\\.")[0]).isNotIn("con", "nul", "aux", "prn", "lpt1", "com0", "lpt0");
         assertThat(Keys.fromFileName(name)).contains(key);
     }
 
@@ -92,10 +92,29 @@ class KeysTest {
     @Test
     void validate_names_the_rule_that_was_broken() {
         assertThatThrownBy(() -> Keys.validate("")).isInstanceOf(InvalidKeyException.class).hasMessageContaining("empty");
-        assertThatThrownBy(() -> Keys.validate(null)).isInstanceOf(InvalidKeyException.class).hasMessageContaining("null");
+        assertThatThrownBy(() -> Keys.validate(null)).isInstanceOf(NullPointerException.class).hasMessageContaining("key");
         assertThatThrownBy(() -> Keys.validate("a\nb")).isInstanceOf(InvalidKeyException.class).hasMessageContaining("U+000A");
         assertThatThrownBy(() -> Keys.validate("x".repeat(513))).isInstanceOf(InvalidKeyException.class).hasMessageContaining("513");
         assertThatThrownBy(() -> Keys.validate("\ud800")).isInstanceOf(InvalidKeyException.class).hasMessageContaining("surrogate");
+    }
+
+    @Test
+    void line_and_paragraph_separators_are_rejected_like_control_characters() {
+        assertThatThrownBy(() -> Keys.validate("a\u2028b")).isInstanceOf(InvalidKeyException.class).hasMessageContaining("U+2028");
+        assertThatThrownBy(() -> Keys.validate("a\u2029b")).isInstanceOf(InvalidKeyException.class).hasMessageContaining("U+2029");
+    }
+
+    @Test
+    void compare_keys_orders_by_code_point_like_utf8_bytes() {
+        List<String> keys = new java.util.ArrayList<>(List.of("😀", "～", "a", "B", "é", "日本", "a b", "\ud800\udc00", "\uffff"));
+        keys.sort(Keys::compareKeys);
+        List<String> byBytes = new java.util.ArrayList<>(keys);
+        byBytes.sort((x, y) -> java.util.Arrays.compareUnsigned(x.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                y.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertThat(keys).containsExactlyElementsOf(byBytes);
+        assertThat(Keys.compareKeys("～", "😀")).isNegative();
+        assertThat(Keys.compareKeys("a", "ab")).isNegative();
+        assertThat(Keys.compareKeys("same", "same")).isZero();
     }
 
     @Test

@@ -76,6 +76,28 @@ class ProviderConfigTest {
     }
 
     @Test
+    void enum_values_match_ignoring_case() {
+        assertThat(config(Map.of("mode", "safe")).bind(Sample.class).mode()).isEqualTo(Mode.SAFE);
+        assertThat(config(Map.of("mode", "Fast")).bind(Sample.class).mode()).isEqualTo(Mode.FAST);
+    }
+
+    record Counted(Integer maxEntries) {
+    }
+
+    @Test
+    void fractions_are_not_silently_cut_to_whole_numbers() {
+        assertThat(config(Map.of("max_entries", 10)).bind(Counted.class).maxEntries()).isEqualTo(10);
+        assertThatThrownBy(() -> config(Map.of("max_entries", 1.9)).bind(Counted.class))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("max_entries");
+    }
+
+    @Test
+    void values_jackson_cannot_read_become_configuration_errors() {
+        assertThatThrownBy(() -> config(Map.of("base_path", new Object())).bind(Sample.class))
+                .isInstanceOf(ConfigurationException.class);
+    }
+
+    @Test
     void values_the_record_rejects_become_configuration_errors() {
         assertThatThrownBy(() -> config(Map.of("base_path", " ")).bind(Sample.class))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("base_path must not be blank");

@@ -94,9 +94,56 @@ class ProviderRegistryTest {
                 .hasMessageContaining(ImpostorFactory.class.getName());
     }
 
+    /** A factory whose name() fails, as a half-built plugin's might. */
+    public static final class NamelessFactory implements MemoryProviderFactory {
+        @Override
+        public String name() {
+            throw new IllegalStateException("no name today");
+        }
+
+        @Override
+        public MemoryProvider open(ProviderContext context) {
+            throw new IllegalStateException("never opened");
+        }
+    }
+
+    /** A factory with a name config could never select. */
+    public static final class BadlyNamedFactory implements MemoryProviderFactory {
+        @Override
+        public String name() {
+            return "Bad Name";
+        }
+
+        @Override
+        public MemoryProvider open(ProviderContext context) {
+            throw new IllegalStateException("never opened");
+        }
+    }
+
+    @Test
+    void factories_with_failing_or_malformed_names_are_reported_not_fatal() throws IOException {
+        ProviderRegistry registry = ProviderRegistry.load(withServices(NamelessFactory.class.getName(), BadlyNamedFactory.class.getName()));
+        assertThat(registry.names()).contains("in-memory").hasSize(1);
+        assertThat(String.join(" ", registry.problems())).contains("NamelessFactory").contains("no name today").contains("'Bad Name'");
+    }
+
+    @Test
+    void names_cannot_be_changed_by_callers() {
+        ProviderRegistry registry = ProviderRegistry.load();
+        assertThatThrownBy(() -> registry.names().remove("in-memory")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(registry.names()).contains("in-memory");
+    }
+
+    @Test
+    void registry_is_looked_up_only_when_first_needed_and_once() {
+        ProviderContext context = ProviderContext.builder().projectId("demo").build();
+        assertThat(context.registry()).isSameAs(context.registry());
+        assertThat(context.withConfig(ProviderConfig.empty()).registry()).isSameAs(context.registry());
+    }
+
     @Test
     void open_by_name_gives_a_working_provider() {
-        ProviderContext context = ProviderContext.builder().registry(ProviderRegistry.load()).build();
+        ProviderContext context = ProviderContext.builder().projectId("demo").build();
         try (MemoryProvider provider = context.open("in-memory", ProviderConfig.empty())) {
             provider.set("k", "v", Scope.PROJECT);
             assertThat(provider.get("k", Scope.PROJECT)).isPresent();
@@ -105,7 +152,7 @@ class ProviderRegistryTest {
 
     @Test
     void in_memory_factory_rejects_any_config_key() {
-        ProviderContext context = ProviderContext.builder().registry(ProviderRegistry.of(new InMemoryMemoryProviderFactory()))
+        ProviderContext context = ProviderContext.builder().projectId("demo").registry(ProviderRegistry.of(new InMemoryMemoryProviderFactory()))
                 .config(ProviderConfig.of(Map.of("path", "x"))).build();
         assertThatThrownBy(() -> new InMemoryMemoryProviderFactory().open(context)).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("path");
@@ -115,9 +162,12 @@ class ProviderRegistryTest {
     void context_rejects_malformed_ids_and_resolves_relative_paths() {
         assertThatThrownBy(() -> ProviderContext.builder().registry(ProviderRegistry.of()).projectId("").build())
                 .hasMessageContaining("project id");
-        assertThatThrownBy(() -> ProviderContext.builder().registry(ProviderRegistry.of()).sessionId("a\nb").build())
+        assertThatThrownBy(() -> ProviderContext.builder().registry(ProviderRegistry.of()).build())
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("project id");
+        assertThatThrownBy(() -> ProviderContext.builder().projectId("p").sessionId("a\nb").build())
                 .hasMessageContaining("session id");
-        ProviderContext context = ProviderContext.builder().registry(ProviderRegistry.of()).baseDirectory(dir).build();
+        ProviderContext context = ProviderContext.builder().projectId("p").registry(ProviderRegistry.of()).baseDirectory(dir).build();
+        assertThatThrownBy(() -> context.resolve("bad\u0000path")).isInstanceOf(ConfigurationException.class);
         assertThat(context.resolve("memory")).isEqualTo(dir.toAbsolutePath().resolve("memory"));
         assertThat(context.resolve(dir.resolve("abs").toString())).isEqualTo(dir.resolve("abs").toAbsolutePath());
         assertThat(context.sessionId()).isNotBlank();
