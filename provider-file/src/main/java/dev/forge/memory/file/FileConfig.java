@@ -17,13 +17,15 @@ import java.util.Locale;
  *   config:
  *     base_path: memory        # relative to the project's .forge directory; default: that directory itself
  *     compression: gzip        # none (default) or gzip
- *     max_file_size: 4MB       # the largest encoded entry file; default 4MB
+ *     max_file_size: 8MB       # the largest encoded entry file; default 8MB
  *     fsync: true              # force every write to the disk before it counts; default true
  * }</pre>
  *
  * @param basePath    the store's directory; relative paths resolve against the context's base directory
  * @param compression how entry files are encoded
- * @param maxFileSize the largest entry file, after encoding and compression
+ * @param maxFileSize the largest entry file, after encoding and compression; values are also capped at it, and
+ *                    below the default a value within that cap can still be refused when its encoded file
+ *                    (JSON escaping, tags, metadata) is larger
  * @param fsync       whether writes are forced to the disk (and so survive a power loss, not just a crash)
  */
 public record FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync) {
@@ -31,8 +33,11 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
     /** The default {@code base_path}: the context's base directory itself. */
     public static final String DEFAULT_BASE_PATH = ".";
 
-    /** The default {@code max_file_size}: 4 MiB. */
-    public static final ByteSize DEFAULT_MAX_FILE_SIZE = ByteSize.ofBytes(4L * 1024 * 1024);
+    /**
+     * The default {@code max_file_size}: 8 MiB, so that every value within the default 1 MiB value limit fits
+     * even when JSON escapes each of its characters to six bytes, with the largest tags and metadata beside it.
+     */
+    public static final ByteSize DEFAULT_MAX_FILE_SIZE = ByteSize.ofBytes(8L * 1024 * 1024);
 
     /** Fills in the default of every missing setting and rejects a blank {@code base_path}. */
     public FileConfig {

@@ -203,32 +203,27 @@ public final class FileMemoryProvider implements MemoryProvider {
 
     @Override
     public Set<Capability> capabilities() {
-        store.checkOpen();
         return CAPABILITIES;
     }
 
     /** {@link Limits#DEFAULT} with values capped at {@code max_file_size}. */
     @Override
     public Limits limits() {
-        store.checkOpen();
         return limits;
     }
 
     @Override
     public Optional<MemoryGraph> graph() {
-        store.checkOpen();
         return Optional.of(graph);
     }
 
     @Override
     public Optional<Transactions> transactions() {
-        store.checkOpen();
         return Optional.of(transactions);
     }
 
     @Override
     public Optional<VersionHistory> history() {
-        store.checkOpen();
         return Optional.of(history);
     }
 
@@ -296,7 +291,7 @@ public final class FileMemoryProvider implements MemoryProvider {
     private final class Transaction implements MemoryTransaction {
         private final List<CommitLog.Operation> operations = new ArrayList<>();
         private final Map<EntryRef, FileStore.Lookup> view = new HashMap<>();
-        private final Map<EntryRef, Long> observed = new LinkedHashMap<>();
+        private final Map<EntryRef, FileStore.Lookup> observed = new LinkedHashMap<>();
         private boolean active = true;
 
         private void checkActive() {
@@ -312,7 +307,7 @@ public final class FileMemoryProvider implements MemoryProvider {
                 return seen;
             }
             FileStore.Lookup stored = store.lookup(ref.key(), ref.scope());
-            observed.putIfAbsent(ref, stored.version());
+            observed.putIfAbsent(ref, stored);
             view.put(ref, stored);
             return stored;
         }
@@ -372,7 +367,7 @@ public final class FileMemoryProvider implements MemoryProvider {
 
         @Override
         public boolean isActive() {
-            return active;
+            return active && !store.isClosed();
         }
 
         @Override

@@ -78,7 +78,7 @@ class CompressionAndSizeTest {
             assertThat(large.limits()).isEqualTo(Limits.DEFAULT);
         }
         try (FileMemoryProvider byDefault = open(store)) {
-            assertThat(byDefault.config().maxFileSize().bytes()).isEqualTo(4L * 1024 * 1024);
+            assertThat(byDefault.config().maxFileSize().bytes()).isEqualTo(8L * 1024 * 1024);
             assertThat(byDefault.limits()).isEqualTo(Limits.DEFAULT);
         }
     }

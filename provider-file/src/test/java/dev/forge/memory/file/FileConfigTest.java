@@ -26,7 +26,7 @@ class FileConfigTest {
         assertThat(config).isEqualTo(FileConfig.defaults());
         assertThat(config.basePath()).isEqualTo(".");
         assertThat(config.compression()).isEqualTo(FileConfig.Compression.NONE);
-        assertThat(config.maxFileSize().bytes()).isEqualTo(4L * 1024 * 1024);
+        assertThat(config.maxFileSize().bytes()).isEqualTo(8L * 1024 * 1024);
         assertThat(config.fsync()).isTrue();
     }
 

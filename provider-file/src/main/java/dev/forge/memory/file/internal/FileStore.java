@@ -65,9 +65,13 @@ public final class FileStore {
             return Optional.ofNullable(entry);
         }
 
-        /** The version for conflict checks: the entry's, 0 for none, -1 for a damaged file. */
-        public long version() {
-            return entry != null ? entry.version() : damaged != null ? -1 : 0;
+        /**
+         * Whether {@code other} shows the same stored state, for conflict checks: an equal entry (key, value,
+         * version and timestamps, so a delete and re-create in between counts as a change), or both damaged, or
+         * both absent.
+         */
+        public boolean sameStateAs(Lookup other) {
+            return Objects.equals(entry, other.entry) && (damaged == null) == (other.damaged == null);
         }
     }
 
@@ -673,18 +677,18 @@ public final class FileStore {
     // ---------------------------------------------------------------- transactions
 
     /**
-     * Commits a transaction's operations atomically: checks that every key it saw still has the version it saw,
+     * Commits a transaction's operations atomically: checks that every key it saw is still as it saw it,
      * writes a commit record (forced to disk), applies the operations, journals them, removes the record.
      *
-     * @param observed the version each key had when the transaction first touched it (0 for none, -1 damaged)
+     * @param observed what each key held when the transaction first touched it
      * @throws ConflictException if another writer changed one of those keys; nothing is applied
      */
-    public void commit(List<Operation> operations, Map<EntryRef, Long> observed) {
+    public void commit(List<Operation> operations, Map<EntryRef, Lookup> observed) {
         write("commit a transaction", changes -> {
-            for (Map.Entry<EntryRef, Long> seen : observed.entrySet()) {
+            for (Map.Entry<EntryRef, Lookup> seen : observed.entrySet()) {
                 EntryRef ref = seen.getKey();
-                long now = lookup(namespace(ref.scope()), Keys.toFileName(ref.key())).version();
-                if (now != seen.getValue()) {
+                Lookup now = lookup(namespace(ref.scope()), Keys.toFileName(ref.key()));
+                if (!now.sameStateAs(seen.getValue())) {
                     throw new ConflictException("Transaction not committed: " + ref + " was changed by another writer since this "
                             + "transaction read it. Nothing was applied; retry the transaction.");
                 }
