@@ -107,6 +107,16 @@ public final class ProviderRegistry {
         return new ProviderRegistry(Collections.unmodifiableSortedMap(new TreeMap<>(byName)), duplicates, problems);
     }
 
+    /** This registry with more problems to report, such as plugin jars that could not be opened. */
+    public ProviderRegistry withProblems(List<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<String> all = new ArrayList<>(problems);
+        all.addAll(more);
+        return new ProviderRegistry(factories, duplicates, all);
+    }
+
     /** Every name that can be looked up, sorted (ambiguous names included); unmodifiable. */
     public Set<String> names() {
         return factories.keySet();

@@ -15,7 +15,7 @@ import java.util.Locale;
  * memory:
  *   provider: file
  *   config:
- *     base_path: memory        # relative to the project's .forge directory; default: that directory itself
+ *     base_path: .forge/memory # relative to the project directory; this is the default
  *     compression: gzip        # none (default) or gzip
  *     max_file_size: 8MB       # the largest encoded entry file; default 8MB
  *     fsync: true              # force every write to the disk before it counts; default true
@@ -30,8 +30,8 @@ import java.util.Locale;
  */
 public record FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync) {
 
-    /** The default {@code base_path}: the context's base directory itself. */
-    public static final String DEFAULT_BASE_PATH = ".";
+    /** The default {@code base_path}: {@code .forge/memory} under the project directory (the context's base directory). */
+    public static final String DEFAULT_BASE_PATH = ".forge/memory";
 
     /**
      * The default {@code max_file_size}: 8 MiB, so that every value within the default 1 MiB value limit fits

@@ -31,6 +31,7 @@ public final class ChildWriter {
                 .clock(Clock.systemUTC())
                 .baseDirectory(directory)
                 .registry(ProviderRegistry.of())
+                .config(dev.forge.memory.spi.ProviderConfig.of(java.util.Map.of("base_path", ".")))
                 .build();
         try (MemoryProvider provider = new FileMemoryProviderFactory().open(context)) {
             for (int i = 0; i < count; i++) {

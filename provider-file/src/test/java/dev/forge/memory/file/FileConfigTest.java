@@ -24,7 +24,7 @@ class FileConfigTest {
     void an_empty_block_takes_every_default() {
         FileConfig config = bind(Map.of());
         assertThat(config).isEqualTo(FileConfig.defaults());
-        assertThat(config.basePath()).isEqualTo(".");
+        assertThat(config.basePath()).isEqualTo(".forge/memory");
         assertThat(config.compression()).isEqualTo(FileConfig.Compression.NONE);
         assertThat(config.maxFileSize().bytes()).isEqualTo(8L * 1024 * 1024);
         assertThat(config.fsync()).isTrue();

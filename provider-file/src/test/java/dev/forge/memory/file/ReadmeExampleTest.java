@@ -25,7 +25,7 @@ class ReadmeExampleTest {
     void the_readme_example_stores_and_finds_a_memory() {
         List<String> printed = new ArrayList<>();
         // --- as in README.md, with System.out.println replaced by printed::add and the path made temporary
-        ProviderContext context = ProviderContext.builder().projectId("my-app").baseDirectory(project.resolve(".forge/memory")).build();
+        ProviderContext context = ProviderContext.builder().projectId("my-app").baseDirectory(project).build();
         try (MemoryProvider memory = context.open("file", ProviderConfig.empty())) {
             memory.set("decision:db", "We use SQLite for local state.", Scope.PROJECT, List.of("architecture"), Map.of("by", "ana"));
             memory.search(SearchRequest.keyword("sqlite state")).forEach(hit -> printed.add(hit.entry().key() + " " + hit.score()));

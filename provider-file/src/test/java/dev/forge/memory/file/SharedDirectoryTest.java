@@ -128,7 +128,7 @@ class SharedDirectoryTest {
     @Test
     void readers_stay_correct_when_the_journal_starts_a_new_generation() throws IOException {
         try (FileMemoryProvider writer = FileMemoryProvider.open(context(store, Stores.PROJECT, Stores.SESSION, Map.of()),
-                FileConfig.defaults(), 300)) {
+                new FileConfig(".", null, null, null), 300)) {
             assertThat(second.query(Query.of("*"))).isEmpty();
             for (int i = 0; i < 40; i++) {
                 writer.set("k" + i, "v" + i, Scope.PROJECT);

@@ -23,14 +23,17 @@ final class Stores {
     private Stores() {
     }
 
+    /** A context whose store is {@code directory} itself (base_path "."), unless the config names another. */
     static ProviderContext context(Path directory, String project, String session, Map<String, ?> config) {
+        Map<String, Object> settings = new java.util.LinkedHashMap<>(config);
+        settings.putIfAbsent("base_path", ".");
         return ProviderContext.builder()
                 .projectId(project)
                 .sessionId(session)
                 .clock(Clock.systemUTC())
                 .baseDirectory(directory)
                 .registry(ProviderRegistry.of(new FileMemoryProviderFactory()))
-                .config(ProviderConfig.of(config, "test", "memory.config"))
+                .config(ProviderConfig.of(settings, "test", "memory.config"))
                 .build();
     }
 
