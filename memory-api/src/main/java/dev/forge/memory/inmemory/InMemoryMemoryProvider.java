@@ -53,7 +53,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     /** The name this provider is selected by. */
     public static final String NAME = "in-memory";
 
-    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
+    static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
             Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY));
 
     private final InMemoryStore store;

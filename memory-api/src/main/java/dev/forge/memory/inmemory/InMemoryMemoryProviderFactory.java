@@ -24,6 +24,11 @@ public final class InMemoryMemoryProviderFactory implements MemoryProviderFactor
     }
 
     @Override
+    public java.util.Set<dev.forge.memory.Capability> capabilities() {
+        return InMemoryMemoryProvider.CAPABILITIES;
+    }
+
+    @Override
     public MemoryProvider open(ProviderContext context) {
         context.config().bind(Settings.class);
         return new InMemoryMemoryProvider(new InMemoryStore(), context);

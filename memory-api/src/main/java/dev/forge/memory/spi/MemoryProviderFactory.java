@@ -1,6 +1,8 @@
 package dev.forge.memory.spi;
 
+import dev.forge.memory.Capability;
 import dev.forge.memory.MemoryProvider;
+import java.util.Set;
 
 /**
  * Makes providers of one kind; found by {@link java.util.ServiceLoader} through
@@ -20,6 +22,15 @@ public interface MemoryProviderFactory {
     /** One sentence for {@code forge-memory providers}. */
     default String description() {
         return name() + " provider";
+    }
+
+    /**
+     * The capabilities a provider of this factory reports with its default settings, for listings such as
+     * {@code forge-memory providers}; found without opening anything. A router's real capabilities depend on its
+     * config: {@link MemoryProvider#capabilities()} of an open provider is authoritative.
+     */
+    default Set<Capability> capabilities() {
+        return Set.of();
     }
 
     /**

@@ -104,7 +104,7 @@ public final class FileMemoryProvider implements MemoryProvider {
     /** The journal size past which a writer starts a new generation. */
     static final long DEFAULT_JOURNAL_LIMIT = 1024 * 1024;
 
-    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
+    static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
             Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY));
 
     private final ProviderContext context;

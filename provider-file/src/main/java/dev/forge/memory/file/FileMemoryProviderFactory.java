@@ -25,6 +25,11 @@ public final class FileMemoryProviderFactory implements MemoryProviderFactory {
                 + "several processes may share a directory.";
     }
 
+    @Override
+    public java.util.Set<dev.forge.memory.Capability> capabilities() {
+        return FileMemoryProvider.CAPABILITIES;
+    }
+
     /**
      * Binds the config to {@link FileConfig} and opens the store it names, creating it if needed.
      *
