@@ -14,10 +14,10 @@ public record ConfigSource(Kind kind, Optional<Path> file, String name) {
 
     /** The kinds of source, in order of precedence (highest first). */
     public enum Kind {
-        /** A config file given at run time ({@code --memory-config FILE}). */
-        OVERRIDE_FILE,
         /** A provider name given at run time ({@code --memory-provider NAME}). */
         OVERRIDE_OPTION,
+        /** A config file given at run time ({@code --memory-config FILE}). */
+        OVERRIDE_FILE,
         /** The {@code FORGE_MEMORY_PROVIDER} environment variable. */
         ENVIRONMENT,
         /** The project's {@code .forge/config.yaml}. */

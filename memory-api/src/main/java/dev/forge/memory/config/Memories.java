@@ -104,7 +104,10 @@ public final class Memories {
             return this;
         }
 
-        /** A config file that overrides the project's and the user's ({@code --memory-config}); it must exist. */
+        /**
+         * A config file that overrides the project's and the user's ({@code --memory-config}); it must exist. A
+         * relative path resolves against the project directory.
+         */
         public Builder configFile(Path configFile) {
             this.configFile = configFile;
             return this;

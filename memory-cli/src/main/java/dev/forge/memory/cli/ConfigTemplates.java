@@ -1,0 +1,87 @@
+package dev.forge.memory.cli;
+
+import dev.forge.memory.file.FileConfig;
+import dev.forge.memory.inmemory.InMemoryMemoryProvider;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The commented {@code .forge/config.yaml} that {@code init} writes. The SPI does not describe a provider's
+ * settings, so the settings of the bundled providers are listed here, their defaults taken from the providers'
+ * own config records; a provider not listed gets a pointer to its documentation.
+ */
+final class ConfigTemplates {
+
+    /** One setting: its key, its default as YAML, what it means. */
+    record Setting(String key, String defaultValue, String meaning) {
+    }
+
+    private static final Map<String, List<Setting>> SETTINGS = Map.of(
+            "file", fileSettings(),
+            InMemoryMemoryProvider.NAME, List.of());
+
+    private ConfigTemplates() {
+    }
+
+    private static List<Setting> fileSettings() {
+        FileConfig defaults = FileConfig.defaults();
+        return List.of(
+                new Setting("base_path", defaults.basePath(),
+                        "the store directory; relative paths resolve against the project directory"),
+                new Setting("compression", defaults.compression().id(), "none (.json files) or gzip (.json.gz); both are always read"),
+                new Setting("max_file_size", size(defaults.maxFileSize().bytes()),
+                        "the largest entry file; values are capped at min(1MB, this)"),
+                new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
+    }
+
+    /** The settings of a bundled provider, if it is one this tool knows. */
+    static Optional<List<Setting>> settings(String provider) {
+        return Optional.ofNullable(SETTINGS.get(provider));
+    }
+
+    /** {@code 8MB} for 8 MiB: the largest unit that divides the size exactly. */
+    static String size(long bytes) {
+        String[] units = {"GB", "MB", "KB"};
+        long[] factors = {1L << 30, 1L << 20, 1L << 10};
+        for (int i = 0; i < units.length; i++) {
+            if (bytes % factors[i] == 0) {
+                return bytes / factors[i] + units[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
+
+    /** The file's text for {@code provider}. */
+    static String render(String provider, String description, String projectName) {
+        StringBuilder yaml = new StringBuilder();
+        yaml.append("# forge-memory configuration of this project, written by 'forge-memory init'.\n")
+                .append("#\n")
+                .append("# The provider is chosen by, highest precedence first: --memory-provider NAME, a file given with\n")
+                .append("# --memory-config FILE, $FORGE_MEMORY_PROVIDER, this file, $FORGE_HOME/config.yaml (default\n")
+                .append("# ~/.forge/config.yaml), the built-in default. 'forge-memory config' shows what is in effect.\n")
+                .append("# Strings may read the environment with ${VAR} or ${VAR:-default}; $$ is a literal $. Settings named\n")
+                .append("# like password, secret, token or api_key are masked in 'forge-memory config'.\n")
+                .append("memory:\n")
+                .append("  # ").append(description.replace("\n", " ")).append('\n')
+                .append("  provider: ").append(provider).append('\n')
+                .append("  # project: ").append(projectName)
+                .append("    # the id PROJECT memories are kept under; default: the project directory's name\n");
+        Optional<List<Setting>> settings = settings(provider);
+        if (settings.isEmpty()) {
+            yaml.append("  # config:                # the '").append(provider)
+                    .append("' provider's settings: see its documentation\n");
+        } else if (settings.get().isEmpty()) {
+            yaml.append("  # The '").append(provider).append("' provider takes no settings.\n");
+        } else {
+            yaml.append("  config:                  # every setting below is shown at its default; uncomment to change it\n");
+            int width = settings.get().stream().mapToInt(s -> s.key().length() + s.defaultValue().length() + 2).max().orElse(0);
+            for (Setting setting : settings.get()) {
+                String line = setting.key() + ": " + setting.defaultValue();
+                yaml.append("    # ").append(line).append(" ".repeat(width - line.length() + 2))
+                        .append("# ").append(setting.meaning()).append('\n');
+            }
+        }
+        return yaml.toString();
+    }
+}

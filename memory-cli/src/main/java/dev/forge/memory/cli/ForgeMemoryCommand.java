@@ -1,0 +1,248 @@
+package dev.forge.memory.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.InvalidRequestException;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Scope;
+import dev.forge.memory.config.Memories;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code forge-memory}: the root command, holding the options every subcommand shares and the process
+ * environment (a map, so tests can supply their own).
+ */
+@Command(name = "forge-memory",
+        mixinStandardHelpOptions = true,
+        versionProvider = ForgeMemoryCommand.Version.class,
+        description = {
+            "Inspect, store, search and relate long-term memories of a project.",
+            "",
+            "The provider is chosen by, highest precedence first: --memory-provider, a file given with --memory-config, "
+                    + "$FORGE_MEMORY_PROVIDER, the project's .forge/config.yaml, $FORGE_HOME/config.yaml "
+                    + "(default ~/.forge/config.yaml), the built-in default. 'forge-memory config' shows the outcome.",
+            "",
+            "Each call is a new process, so SESSION memories need a stable session id across calls: --session, else "
+                    + "$FORGE_SESSION_ID, else 'cli'.",
+            "",
+        },
+        subcommands = {
+            ProvidersCommand.class,
+            InitCommand.class,
+            ConfigCommand.class,
+            SetCommand.class,
+            GetCommand.class,
+            QueryCommand.class,
+            SearchCommand.class,
+            DeleteCommand.class,
+            ClearCommand.class,
+            RelateCommand.class,
+            TraverseCommand.class,
+            HistoryCommand.class,
+        },
+        footerHeading = "%nExit codes:%n",
+        footer = {
+            "  0  success",
+            "  1  not found: no such key or entry",
+            "  2  usage: bad option, argument, key, value or request; clear without --yes",
+            "  3  configuration: bad config file or key, unknown provider, unset $${VAR}",
+            "  4  backend: unavailable, storage failure, damaged entry, conflict",
+            "  5  unsupported: the provider lacks the capability (e.g. semantic search)",
+        })
+public final class ForgeMemoryCommand implements Callable<Integer> {
+
+    /** The environment variable that supplies the default session id. */
+    static final String SESSION_VARIABLE = "FORGE_SESSION_ID";
+    /** The session id used when neither --session nor $FORGE_SESSION_ID is given. */
+    static final String DEFAULT_SESSION = "cli";
+
+    private final Map<String, String> environment;
+    private final InputStream stdin;
+    private final Path userHome;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--project", paramLabel = "DIR", scope = ScopeType.INHERIT,
+            description = "The project directory (default: the current directory).")
+    Path project;
+
+    @Option(names = "--memory-provider", paramLabel = "NAME", scope = ScopeType.INHERIT,
+            description = "Use this provider, whatever the config files and $FORGE_MEMORY_PROVIDER say.")
+    String provider;
+
+    @Option(names = "--memory-config", paramLabel = "FILE", scope = ScopeType.INHERIT,
+            description = "A config file that takes precedence over $FORGE_MEMORY_PROVIDER, the project's and the user's.")
+    Path configFile;
+
+    @Option(names = "--session", paramLabel = "ID", scope = ScopeType.INHERIT,
+            description = "The session SESSION memories belong to (default: $FORGE_SESSION_ID, else 'cli').")
+    String session;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print one JSON document on stdout.")
+    boolean json;
+
+    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+            description = "Log everything to stderr, and print stack traces of errors.")
+    boolean verbose;
+
+    /**
+     * A root command.
+     *
+     * @param environment the process environment ({@code FORGE_HOME}, {@code FORGE_MEMORY_PROVIDER},
+     *                    {@code FORGE_SESSION_ID}, and variables config files interpolate)
+     * @param stdin       what {@code set KEY -} and {@code search --batch -} read
+     * @param userHome    the user's home, whose {@code .forge} is used unless {@code FORGE_HOME} is set
+     */
+    ForgeMemoryCommand(Map<String, String> environment, InputStream stdin, Path userHome) {
+        this.environment = Map.copyOf(environment);
+        this.stdin = Objects.requireNonNull(stdin, "stdin");
+        this.userHome = Objects.requireNonNull(userHome, "userHome");
+    }
+
+    /** A ready command line: converters, exit codes and error reporting set; stdout and stderr still to be set. */
+    public static CommandLine commandLine(Map<String, String> environment, InputStream stdin, Path userHome) {
+        ExitCodes exitCodes = new ExitCodes();
+        CommandLine commandLine = new CommandLine(new ForgeMemoryCommand(environment, stdin, userHome));
+        commandLine.registerConverter(Scope.class, ForgeMemoryCommand::scope);
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        // Otherwise "set k -hello" would read as -h (help) and store nothing; now it is an unknown option, with a hint.
+        commandLine.setPosixClusteredShortOptionsAllowed(false);
+        commandLine.setExecutionStrategy(ForgeMemoryCommand::execute);
+        commandLine.setExecutionExceptionHandler(exitCodes);
+        commandLine.setParameterExceptionHandler(exitCodes);
+        return commandLine;
+    }
+
+    /**
+     * Runs the command. A class that fails to link (picocli lets {@link Error}s through) almost always comes from a
+     * plugin jar built against another version of the API: reported like any configuration error.
+     */
+    private static int execute(CommandLine.ParseResult parseResult) {
+        try {
+            return new CommandLine.RunLast().execute(parseResult);
+        } catch (LinkageError e) {
+            ConfigurationException reported = new ConfigurationException("A class failed to load (" + e + "); is a plugin "
+                    + "jar in .forge/plugins or $FORGE_HOME/plugins built for another version of forge-memory?", null, null, e);
+            throw new CommandLine.ExecutionException(parseResult.commandSpec().commandLine(), reported.getMessage(), reported);
+        }
+    }
+
+    /** No subcommand: say what there is. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
+    }
+
+    /** Parses a scope ignoring case, with the API's message for a bad one. */
+    static Scope scope(String text) {
+        try {
+            return Scope.parse(text);
+        } catch (InvalidRequestException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+        }
+    }
+
+    /**
+     * The project directory, absolute.
+     *
+     * @throws UsageException if it is not a directory: a mistyped --project must not create a store somewhere new
+     */
+    Path projectDirectory() {
+        Path directory = (project == null ? Path.of("") : project).toAbsolutePath().normalize();
+        if (!Files.isDirectory(directory)) {
+            throw new UsageException("The project directory " + directory + " does not exist.");
+        }
+        return directory;
+    }
+
+    /** The session id SESSION memories belong to. */
+    String sessionId() {
+        if (session != null) {
+            return session;
+        }
+        String fromEnvironment = environment.get(SESSION_VARIABLE);
+        return fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment : DEFAULT_SESSION;
+    }
+
+    /** Where the session id came from, for {@code config}. */
+    String sessionSource() {
+        if (session != null) {
+            return "--session";
+        }
+        String fromEnvironment = environment.get(SESSION_VARIABLE);
+        return fromEnvironment != null && !fromEnvironment.isBlank() ? SESSION_VARIABLE : "default";
+    }
+
+    /** The configuration builder for this call: every option and the environment applied. */
+    Memories.Builder memories() {
+        Memories.Builder builder = Memories.builder()
+                .projectDirectory(projectDirectory())
+                .environment(environment)
+                .userHome(userHome)
+                .sessionId(sessionId());
+        if (provider != null) {
+            builder.provider(provider);
+        }
+        if (configFile != null) {
+            // A file named on the command line is relative to the working directory, as a user expects.
+            builder.configFile(configFile.toAbsolutePath().normalize());
+        }
+        return builder;
+    }
+
+    /** Opens the configured provider; the caller closes it. */
+    MemoryProvider open() {
+        return memories().open();
+    }
+
+    /** What {@code -} reads. */
+    InputStream stdin() {
+        return stdin;
+    }
+
+    /** stdout. */
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    /** stderr, for remarks a script does not parse (such as "no entries"). */
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /** Prints one JSON document on stdout. */
+    void printJson(JsonNode document) {
+        PrintWriter out = out();
+        out.println(Json.pretty(document));
+        out.flush();
+    }
+
+    /** Prints a line on stdout. */
+    void println(String line) {
+        out().println(line);
+        out().flush();
+    }
+
+    /** Prints the version from the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = ForgeMemoryCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"forge-memory " + (version == null ? "(development build)" : version)};
+        }
+    }
+}

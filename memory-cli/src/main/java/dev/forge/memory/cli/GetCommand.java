@@ -1,0 +1,50 @@
+package dev.forge.memory.cli;
+
+import dev.forge.memory.EntryNotFoundException;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Scope;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code get KEY}: prints a memory's value. */
+@Command(name = "get", mixinStandardHelpOptions = true,
+        description = {"Print the value stored under KEY (with a newline added if it has none); with --json, the whole entry.",
+            "Exits 1 if there is no such entry."})
+final class GetCommand implements Callable<Integer> {
+
+    @ParentCommand
+    ForgeMemoryCommand cli;
+
+    @Parameters(index = "0", paramLabel = "KEY")
+    String key;
+
+    @Option(names = "--scope", paramLabel = "S", defaultValue = "project", description = "session, project (default) or global.")
+    Scope scope;
+
+    @Override
+    public Integer call() {
+        try (MemoryProvider memory = cli.open()) {
+            MemoryEntry entry = memory.get(key, scope).orElseThrow(() -> notFound(key, scope));
+            if (cli.json) {
+                cli.printJson(Json.entry(entry));
+            } else {
+                PrintWriter out = cli.out();
+                out.print(entry.value());
+                if (!entry.value().endsWith("\n")) {
+                    out.println();
+                }
+                out.flush();
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    static EntryNotFoundException notFound(String key, Scope scope) {
+        return new EntryNotFoundException("No entry '" + key + "' in scope " + scope.id() + ".");
+    }
+}

@@ -1,0 +1,60 @@
+package dev.forge.memory.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Scope;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code history KEY}: every version of a key, oldest first. */
+@Command(name = "history", mixinStandardHelpOptions = true,
+        description = {"List every version of KEY, oldest first: vN, when it was written, and its first line.",
+            "Exits 1 for an unknown key, 5 if the provider keeps no history."})
+final class HistoryCommand implements Callable<Integer> {
+
+    private static final int PREVIEW = 60;
+
+    @ParentCommand
+    ForgeMemoryCommand cli;
+
+    @Parameters(index = "0", paramLabel = "KEY")
+    String key;
+
+    @Option(names = "--scope", paramLabel = "S", defaultValue = "project", description = "session, project (default) or global.")
+    Scope scope;
+
+    @Override
+    public Integer call() {
+        List<MemoryEntry> versions;
+        try (MemoryProvider memory = cli.open()) {
+            versions = memory.requireHistory().versions(key, scope);
+        }
+        if (versions.isEmpty()) {
+            throw GetCommand.notFound(key, scope);
+        }
+        if (cli.json) {
+            ArrayNode array = Json.array();
+            versions.forEach(v -> array.add(Json.entry(v)));
+            cli.printJson(array);
+        } else {
+            for (MemoryEntry version : versions) {
+                cli.out().println("v" + version.version() + " " + version.updatedAt() + " " + preview(version.value()));
+            }
+            cli.out().flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private static String preview(String value) {
+        String firstLine = value.lines().findFirst().orElse("");
+        if (firstLine.codePointCount(0, firstLine.length()) <= PREVIEW) {
+            return firstLine;
+        }
+        return firstLine.substring(0, firstLine.offsetByCodePoints(0, PREVIEW - 3)) + "...";
+    }
+}

@@ -1,0 +1,138 @@
+package dev.forge.memory.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.forge.memory.Hit;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.UnsupportedCapabilityException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code search TEXT} or {@code search --batch QUERIES.jsonl}: ranked text search. */
+@Command(name = "search", mixinStandardHelpOptions = true,
+        description = {"Ranked search for TEXT, one line per hit: score scope key.",
+            "With --batch, run every query of a JSON Lines file on one provider and write one result line per query, "
+                    + "in input order: {\"id\": ..., \"hits\": [{\"key\": ..., \"scope\": ..., \"score\": ...}]}. "
+                    + "An input line holds \"id\" and \"text\", optionally \"scope\" or \"scopes\", \"limit\", \"mode\", "
+                    + "\"threshold\" and \"tags\"; missing ones take the values of the options. Every line is checked "
+                    + "before anything runs or is written."})
+final class SearchCommand implements Callable<Integer> {
+
+    @ParentCommand
+    ForgeMemoryCommand cli;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "TEXT", description = "What to look for.")
+    String text;
+
+    @Option(names = "--batch", paramLabel = "QUERIES", description = "Run the queries of this JSON Lines file ('-': stdin).")
+    Path batch;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "With --batch: write the results here instead of stdout.")
+    Path out;
+
+    @Option(names = "--scope", paramLabel = "S", description = "A scope to search; repeatable (default: project).")
+    List<Scope> scopes = new ArrayList<>();
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "keyword",
+            description = "keyword (default), semantic or hybrid; semantic and hybrid need a provider with embeddings.")
+    SearchMode mode;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "" + SearchRequest.DEFAULT_LIMIT,
+            description = "At most N hits (default: ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = "--threshold", paramLabel = "X", defaultValue = "0", description = "The lowest score shown, 0 to 1.")
+    double threshold;
+
+    @Option(names = "--tag", paramLabel = "T", description = "A tag every hit must carry; repeatable.")
+    List<String> tags = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        if ((text == null) == (batch == null)) {
+            throw new UsageException(text == null ? "Give the TEXT to search for, or --batch QUERIES.jsonl."
+                    : "Give either TEXT or --batch QUERIES.jsonl, not both.");
+        }
+        if (out != null && batch == null) {
+            throw new UsageException("--out only goes with --batch.");
+        }
+        return batch != null ? runBatch() : runOne();
+    }
+
+    private int runOne() {
+        SearchRequest request = SearchRequest.builder(text)
+                .scopes(QueryCommand.scopes(scopes))
+                .mode(mode)
+                .limit(limit)
+                .threshold(threshold)
+                .tags(tags)
+                .build();
+        List<Hit> hits;
+        try (MemoryProvider memory = cli.open()) {
+            hits = memory.search(request);
+        }
+        if (cli.json) {
+            ArrayNode array = Json.array();
+            hits.forEach(h -> array.add(Json.hit(h)));
+            cli.printJson(array);
+        } else if (hits.isEmpty()) {
+            cli.err().println("No matches for '" + text + "' in " + QueryCommand.names(request.scopes()) + ".");
+            cli.err().flush();
+        } else {
+            for (Hit hit : hits) {
+                cli.out().println(String.format(Locale.ROOT, "%.3f %s %s", hit.score(), hit.entry().scope().id(), hit.entry().key()));
+            }
+            cli.out().flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private int runBatch() {
+        BatchSearch.Defaults defaults = new BatchSearch.Defaults(QueryCommand.scopes(scopes), mode, limit, threshold, tags);
+        List<BatchSearch.Line> queries = "-".equals(batch.toString())
+                ? BatchSearch.parse(SetCommand.decode(readStdin(), "stdin"), "stdin", defaults)
+                : BatchSearch.read(batch.toAbsolutePath(), defaults);
+        List<String> results = new ArrayList<>(queries.size());
+        try (MemoryProvider memory = cli.open()) {
+            for (BatchSearch.Line query : queries) {
+                // Refuse before the first search, so a batch never stops halfway through.
+                SearchMode needed = query.request().mode();
+                if (!memory.capabilities().contains(needed.requiredCapability())) {
+                    throw new UnsupportedCapabilityException(memory.name(), needed.requiredCapability());
+                }
+            }
+            for (BatchSearch.Line query : queries) {
+                results.add(Json.compact(BatchSearch.result(query.id(), memory.search(query.request()))));
+            }
+        }
+        if (out == null) {
+            results.forEach(cli.out()::println);
+            cli.out().flush();
+        } else {
+            Path file = out.toAbsolutePath();
+            BatchSearch.write(file, results);
+            cli.err().println("Wrote the results of " + results.size() + (results.size() == 1 ? " query" : " queries")
+                    + " to " + file + ".");
+            cli.err().flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private byte[] readStdin() {
+        try {
+            return cli.stdin().readAllBytes();
+        } catch (IOException e) {
+            throw new UsageException("stdin cannot be read: " + e.getMessage() + ".", e);
+        }
+    }
+}

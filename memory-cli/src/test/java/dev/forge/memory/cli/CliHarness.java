@@ -1,0 +1,97 @@
+package dev.forge.memory.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs {@code forge-memory} in-process on a temporary project, with its own environment map and
+ * {@code FORGE_HOME}: never the real user home or environment.
+ */
+final class CliHarness {
+
+    final Path root;
+    final Path project;
+    final Path forgeHome;
+    final Path userHome;
+    final Map<String, String> env = new HashMap<>();
+
+    CliHarness(Path root) {
+        this.root = root;
+        try {
+            project = Files.createDirectories(root.resolve("my-project"));
+            forgeHome = Files.createDirectories(root.resolve("forge-home"));
+            userHome = Files.createDirectories(root.resolve("user-home"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        env.put("FORGE_HOME", forgeHome.toString());
+    }
+
+    /** What one call printed and returned. */
+    record Result(int exitCode, String out, String err) {
+        JsonNode json() {
+            try {
+                return Json.MAPPER.readTree(out);
+            } catch (IOException e) {
+                throw new AssertionError("stdout is not one JSON document: " + out + "\nstderr: " + err, e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    /** Runs with {@code --project <project>} in front of {@code args}. */
+    Result run(String... args) {
+        return runWithStdin("", args);
+    }
+
+    Result runWithStdin(String stdin, String... args) {
+        List<String> all = new ArrayList<>(List.of("--project", project.toString()));
+        all.addAll(List.of(args));
+        return runRaw(stdin, all.toArray(String[]::new));
+    }
+
+    /** Runs exactly {@code args}. */
+    Result runRaw(String stdin, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = ForgeMemoryCommand.commandLine(env, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), userHome)
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** Writes a file, creating its directory. */
+    Path write(Path file, String text) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    Path projectConfig(String yaml) {
+        return write(project.resolve(".forge/config.yaml"), yaml);
+    }
+
+    Path userConfig(String yaml) {
+        return write(forgeHome.resolve("config.yaml"), yaml);
+    }
+}

@@ -1,0 +1,192 @@
+package dev.forge.memory.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.forge.memory.spi.MemoryProviderFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A provider added without rebuilding anything: a factory compiled at test time, packaged with its
+ * {@code META-INF/services} entry into a jar dropped into a plugin folder.
+ */
+class PluginTest {
+
+    private static final String STORE_PROPERTY = "forge-memory.test.echo-plugin.store";
+
+    /**
+     * The plugin keeps its in-memory store in a system property: every call loads the plugin through a new class
+     * loader, so a static field would not survive from {@code set} to {@code get}.
+     */
+    private static final String FACTORY_SOURCE = """
+            package echo;
+
+            import dev.forge.memory.MemoryProvider;
+            import dev.forge.memory.inmemory.InMemoryMemoryProvider;
+            import dev.forge.memory.inmemory.InMemoryStore;
+            import dev.forge.memory.spi.MemoryProviderFactory;
+            import dev.forge.memory.spi.ProviderContext;
+
+            public final class EchoPluginFactory implements MemoryProviderFactory {
+                public EchoPluginFactory() {
+                }
+
+                @Override
+                public String name() {
+                    return "echo-plugin";
+                }
+
+                @Override
+                public String description() {
+                    return "A test plugin over an in-memory store.";
+                }
+
+                @Override
+                public MemoryProvider open(ProviderContext context) {
+                    InMemoryStore store = (InMemoryStore) System.getProperties()
+                            .computeIfAbsent("%s", k -> new InMemoryStore());
+                    return new InMemoryMemoryProvider(store, context);
+                }
+            }
+            """.formatted(STORE_PROPERTY);
+
+    @TempDir
+    Path root;
+
+    CliHarness cli;
+
+    @BeforeEach
+    void setUp() {
+        cli = new CliHarness(root);
+    }
+
+    @AfterEach
+    void forgetStore() {
+        System.getProperties().remove(STORE_PROPERTY);
+    }
+
+    /** A factory whose open() fails the way a plugin built against another API version does. */
+    private static final String UNLINKABLE_SOURCE = """
+            package echo;
+
+            import dev.forge.memory.MemoryProvider;
+            import dev.forge.memory.spi.MemoryProviderFactory;
+            import dev.forge.memory.spi.ProviderContext;
+
+            public final class UnlinkableFactory implements MemoryProviderFactory {
+                @Override
+                public String name() {
+                    return "unlinkable";
+                }
+
+                @Override
+                public MemoryProvider open(ProviderContext context) {
+                    throw new NoSuchMethodError("dev.forge.memory.spi.ProviderContext.removedInThisVersion()");
+                }
+            }
+            """;
+
+    private Path buildPluginJar(Path folder) throws IOException, URISyntaxException {
+        return buildPluginJar(folder, "echo-plugin.jar", "EchoPluginFactory", FACTORY_SOURCE);
+    }
+
+    /** Compiles one factory class of package {@code echo} against memory-api and jars it with its service file. */
+    private Path buildPluginJar(Path folder, String jarName, String className, String source)
+            throws IOException, URISyntaxException {
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        assumeThat(compiler).as("a JDK (not a JRE) runs the tests").isNotNull();
+        Path sources = Files.createDirectories(root.resolve("plugin-src/echo"));
+        Path sourceFile = Files.writeString(sources.resolve(className + ".java"), source);
+        Path classes = Files.createDirectories(root.resolve("plugin-classes"));
+        String api = Path.of(MemoryProviderFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
+        int status = compiler.run(null, diagnostics, diagnostics, "-classpath", api, "-d", classes.toString(), "--release", "17",
+                "-proc:none", sourceFile.toString());
+        assertThat(status).as("compiling the plugin: " + diagnostics.toString(StandardCharsets.UTF_8)).isZero();
+
+        Files.createDirectories(folder);
+        Path jar = folder.resolve(jarName);
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
+            out.putNextEntry(new JarEntry("META-INF/services/" + MemoryProviderFactory.class.getName()));
+            out.write(("echo." + className + "\n").getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+            out.putNextEntry(new JarEntry("echo/" + className + ".class"));
+            out.write(Files.readAllBytes(classes.resolve("echo/" + className + ".class")));
+            out.closeEntry();
+        }
+        return jar;
+    }
+
+    private CliHarness.Result ok(String... args) {
+        CliHarness.Result result = cli.run(args);
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        return result;
+    }
+
+    @Test
+    void a_plugin_jar_in_the_project_is_listed_and_usable_and_a_broken_jar_is_reported_by_name() throws Exception {
+        Path plugins = cli.project.resolve(".forge/plugins");
+        Path jar = buildPluginJar(plugins);
+        Files.writeString(plugins.resolve("broken.jar"), "this is not a zip file");
+
+        JsonNode listing = ok("providers", "--json").json();
+        List<String> names = new ArrayList<>();
+        listing.path("providers").forEach(p -> names.add(p.path("name").asText()));
+        assertThat(names).containsExactly("echo-plugin", "file", "in-memory");
+        JsonNode echo = listing.path("providers").get(0);
+        assertThat(echo.path("module").asText()).isEqualTo(jar.toString());
+        assertThat(echo.path("description").asText()).isEqualTo("A test plugin over an in-memory store.");
+        assertThat(listing.path("problems")).hasSize(1);
+        assertThat(listing.path("problems").get(0).asText()).contains("broken.jar");
+
+        String text = ok("providers").out();
+        assertThat(text).containsPattern("(?m)^echo-plugin\\s+\\(no optional capabilities\\)$")
+                .contains("module: " + jar).contains("Problems:").contains("broken.jar");
+
+        ok("--memory-provider", "echo-plugin", "set", "greeting", "from a plugin");
+        assertThat(ok("--memory-provider", "echo-plugin", "get", "greeting").out()).isEqualTo("from a plugin\n");
+        assertThat(cli.run("get", "greeting").exitCode()).as("the file provider never saw it").isEqualTo(ExitCodes.NOT_FOUND);
+    }
+
+    @Test
+    void a_plugin_jar_in_forge_home_is_selectable_from_the_project_config() throws Exception {
+        buildPluginJar(cli.forgeHome.resolve("plugins"));
+        cli.projectConfig("memory:\n  provider: echo-plugin\n");
+        ok("set", "k", "v");
+        assertThat(ok("get", "k").out()).isEqualTo("v\n");
+        assertThat(ok("config", "--json").json().path("provider").asText()).isEqualTo("echo-plugin");
+    }
+
+    @Test
+    void without_the_plugin_jar_the_name_is_unknown() {
+        CliHarness.Result result = cli.run("--memory-provider", "echo-plugin", "get", "k");
+        assertThat(result.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(result.err()).contains("No memory provider named 'echo-plugin'").contains(".forge/plugins");
+    }
+
+    @Test
+    void a_plugin_that_fails_to_link_exits_3_with_a_hint_instead_of_a_crash() throws Exception {
+        buildPluginJar(cli.project.resolve(".forge/plugins"), "unlinkable.jar", "UnlinkableFactory", UNLINKABLE_SOURCE);
+        CliHarness.Result result = cli.run("--memory-provider", "unlinkable", "get", "k");
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(result.err()).contains("NoSuchMethodError").contains("another version of forge-memory")
+                .doesNotContain("\tat ");
+    }
+}

@@ -1,0 +1,110 @@
+package dev.forge.memory.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real {@code target/forge-memory.jar} in a child JVM: merged service files, logging on stderr only, exit codes.
+ * Maven runs this class in the package phase, after the jar is built (see the module's POM); elsewhere it is
+ * skipped when there is no jar.
+ */
+class ShadedJarTest {
+
+    private static final Path JAR = Path.of(System.getProperty("basedir", ".")).resolve("target/forge-memory.jar").toAbsolutePath();
+
+    @TempDir
+    Path root;
+
+    Path project;
+    Path forgeHome;
+
+    record Run(int exitCode, String out, String err) {
+        JsonNode json() throws IOException {
+            return Json.MAPPER.readTree(out);
+        }
+    }
+
+    @BeforeEach
+    void setUp() throws IOException {
+        assumeThat(JAR).as("the shaded jar is built by 'mvn package'").isRegularFile();
+        project = Files.createDirectories(root.resolve("project"));
+        forgeHome = Files.createDirectories(root.resolve("forge-home"));
+    }
+
+    private Run run(String stdin, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", JAR.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile());
+        Map<String, String> env = builder.environment();
+        env.remove("FORGE_MEMORY_PROVIDER");
+        env.remove("FORGE_SESSION_ID");
+        env.put("FORGE_HOME", forgeHome.toString());
+        Path out = root.resolve("stdout");
+        Path err = root.resolve("stderr");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try (OutputStream in = process.getOutputStream()) {
+            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the jar finished").isTrue();
+        return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Test
+    void the_jar_bundles_every_provider_through_merged_service_files() throws Exception {
+        Run run = run("", "providers", "--json");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.err()).isEmpty();
+        List<String> names = new ArrayList<>();
+        run.json().path("providers").forEach(p -> {
+            names.add(p.path("name").asText());
+            assertThat(p.path("module").asText()).isEqualTo(JAR.toString());
+        });
+        assertThat(names).containsExactly("file", "in-memory");
+    }
+
+    @Test
+    void stdout_holds_only_the_json_and_values_round_trip_as_utf8() throws Exception {
+        Run set = run("grüße ✓\n", "set", "note", "-", "--json");
+        assertThat(set.exitCode()).as(set.toString()).isZero();
+        assertThat(set.err()).isEmpty();
+        assertThat(set.json().path("version").asInt()).isEqualTo(1);
+        Run get = run("", "get", "note");
+        assertThat(get.out()).isEqualTo("grüße ✓\n");
+        assertThat(project.resolve(".forge/memory")).isDirectory();
+    }
+
+    @Test
+    void exit_codes_and_messages_reach_the_shell() throws Exception {
+        Run missing = run("", "get", "nope");
+        assertThat(missing.exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(missing.err()).isEqualTo("forge-memory: No entry 'nope' in scope project.\n");
+        assertThat(run("", "clear", "--scope", "project").exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run("", "--memory-provider", "nope", "get", "k").exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(run("", "search", "x", "--mode", "semantic").exitCode()).isEqualTo(ExitCodes.UNSUPPORTED);
+    }
+
+    @Test
+    void logging_is_quiet_by_default_and_verbose_on_request_always_on_stderr() throws Exception {
+        Run quiet = run("", "query", "--json");
+        assertThat(quiet.err()).isEmpty();
+        Run verbose = run("", "--verbose", "query", "--json");
+        assertThat(verbose.exitCode()).as(verbose.toString()).isZero();
+        assertThat(verbose.err()).contains("INFO").contains("markdown");
+        assertThat(verbose.json()).isEmpty();
+    }
+}
