@@ -2,39 +2,42 @@ package dev.forge.memory.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Suggestions;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * One parsed config file: its {@code memory} block, with {@code ${VAR}} and {@code ${VAR:-default}} interpolated
- * in every string value. Other top-level keys belong to other tools and are left alone.
+ * One parsed config file: its {@code memory} block. {@code provider} and {@code project} are interpolated when
+ * the file is read; the {@code config} block only when it is used ({@link #settings}), so that a variable a file
+ * needs for a provider nobody selected never breaks a run. Other top-level keys belong to other tools.
  *
- * @param path     the file
- * @param provider {@code memory.provider}, if set
- * @param project  {@code memory.project}, if set
- * @param config   {@code memory.config}, empty if not set
+ * @param path      the file
+ * @param provider  {@code memory.provider}, if set
+ * @param project   {@code memory.project}, if set and not empty
+ * @param rawConfig {@code memory.config} as written, empty if not set
  */
-record ConfigFile(Path path, Optional<String> provider, Optional<String> project, Map<String, Object> config) {
+record ConfigFile(Path path, Optional<String> provider, Optional<String> project, Map<String, Object> rawConfig) {
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+            .build());
     private static final Set<String> MEMORY_KEYS = Set.of("provider", "project", "config");
-    private static final Pattern VARIABLE = Pattern.compile("\\$\\$|\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?}");
 
     /**
      * Reads {@code path} if it exists.
@@ -65,9 +68,7 @@ record ConfigFile(Path path, Optional<String> provider, Optional<String> project
         try {
             root = text.isBlank() ? null : YAML.readValue(text, Object.class);
         } catch (JsonProcessingException e) {
-            JsonLocation where = e.getLocation();
-            String position = where == null ? "" : ":" + where.getLineNr() + ":" + where.getColumnNr();
-            throw new ConfigurationException(source + position + ": malformed YAML: " + e.getOriginalMessage(), source, null, e);
+            throw malformed(source, e);
         }
         if (root == null) {
             return new ConfigFile(path, Optional.empty(), Optional.empty(), Map.of());
@@ -77,6 +78,13 @@ record ConfigFile(Path path, Optional<String> provider, Optional<String> project
         }
         Object memory = top.get("memory");
         if (memory == null) {
+            for (Object key : top.keySet()) {
+                Optional<String> meant = Suggestions.closest(String.valueOf(key), Set.of("memory"));
+                if (meant.isPresent() && !"memory".equals(key)) {
+                    throw new ConfigurationException(source + ": top-level key '" + key + "' is not 'memory'. Did you mean 'memory'?",
+                            source, String.valueOf(key), null);
+                }
+            }
             return new ConfigFile(path, Optional.empty(), Optional.empty(), Map.of());
         }
         if (!(memory instanceof Map<?, ?> block)) {
@@ -89,77 +97,71 @@ record ConfigFile(Path path, Optional<String> provider, Optional<String> project
                         + " Known keys: config, project, provider.", source, "memory." + key, null);
             }
         }
-        Optional<String> provider = text(block.get("provider"), source, "memory.provider", environment);
-        Optional<String> project = text(block.get("project"), source, "memory.project", environment);
+        Interpolation interpolation = new Interpolation(environment, source, new java.util.HashSet<>());
+        Optional<String> provider = text(block.get("provider"), source, "memory.provider", interpolation, false);
+        Optional<String> project = text(block.get("project"), source, "memory.project", interpolation, true);
         Object config = block.get("config");
         if (config != null && !(config instanceof Map)) {
             throw new ConfigurationException(source + ": 'memory.config' must be a map of the provider's settings.",
                     source, "memory.config", null);
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> settings = config == null ? Map.of()
-                : (Map<String, Object>) interpolate(config, source, "memory.config", environment);
-        return new ConfigFile(path, provider, project, settings);
+        Map<String, Object> raw = new LinkedHashMap<>();
+        if (config != null) {
+            ((Map<?, ?>) config).forEach((k, v) -> raw.put(String.valueOf(k), v));
+        }
+        return new ConfigFile(path, provider, project, raw);
     }
 
-    private static Optional<String> text(Object value, String source, String field, Function<String, String> environment) {
+    /** One line, with the position where the parser found the problem, never quoting the file's text. */
+    private static ConfigurationException malformed(String source, JsonProcessingException e) {
+        Throwable cause = e.getCause();
+        String position;
+        String problem;
+        if (cause instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+            // Unclosed constructs are noticed far from where they start: point at the start, say where it ended.
+            Mark at = marked.getContextMark() != null ? marked.getContextMark() : marked.getProblemMark();
+            position = ":" + (at.getLine() + 1) + ":" + (at.getColumn() + 1);
+            problem = marked.getProblem();
+            if (marked.getContextMark() != null && marked.getContext() != null) {
+                problem = marked.getContext() + ", " + problem + " (line " + (marked.getProblemMark().getLine() + 1)
+                        + ", column " + (marked.getProblemMark().getColumn() + 1) + ")";
+            }
+        } else {
+            JsonLocation where = e.getLocation();
+            position = where == null ? "" : ":" + where.getLineNr() + ":" + where.getColumnNr();
+            problem = e.getOriginalMessage();
+        }
+        problem = problem == null ? "unreadable" : problem.lines().findFirst().orElse("unreadable").trim();
+        String hint = problem.contains("escape") ? " (in double quotes a backslash starts an escape: write Windows paths in single quotes or with /)" : "";
+        return new ConfigurationException(source + position + ": malformed YAML: " + problem + hint + ".", source, null, e);
+    }
+
+    private static Optional<String> text(Object value, String source, String field, Interpolation interpolation, boolean emptyIsUnset) {
         if (value == null) {
             return Optional.empty();
         }
         if (value instanceof Map || value instanceof List) {
             throw new ConfigurationException(source + ": '" + field + "' must be a single name.", source, field, null);
         }
-        String text = (String) interpolate(String.valueOf(value), source, field, environment);
-        if (text.isBlank()) {
+        String text = interpolation.string(String.valueOf(value), field).trim();
+        if (text.isEmpty()) {
+            if (emptyIsUnset) {
+                return Optional.empty();
+            }
             throw new ConfigurationException(source + ": '" + field + "' is empty.", source, field, null);
         }
-        return Optional.of(text.trim());
+        return Optional.of(text);
     }
 
-    /** Interpolates every string in a YAML value tree; maps keep their order. */
-    static Object interpolate(Object value, String source, String field, Function<String, String> environment) {
-        if (value instanceof String s) {
-            return substitute(s, source, field, environment);
-        }
-        if (value instanceof Map<?, ?> map) {
-            Map<String, Object> copy = new LinkedHashMap<>();
-            map.forEach((k, v) -> copy.put(String.valueOf(k), v == null ? null
-                    : interpolate(v, source, field + "." + k, environment)));
-            return copy;
-        }
-        if (value instanceof List<?> list) {
-            List<Object> copy = new ArrayList<>();
-            for (int i = 0; i < list.size(); i++) {
-                Object item = list.get(i);
-                copy.add(item == null ? null : interpolate(item, source, field + "[" + i + "]", environment));
-            }
-            return copy;
-        }
-        return value;
-    }
-
-    private static String substitute(String text, String source, String field, Function<String, String> environment) {
-        Matcher m = VARIABLE.matcher(text);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String replacement;
-            if (m.group().equals("$$")) {
-                replacement = "$";
-            } else {
-                String value = environment.apply(m.group(1));
-                if (value == null || value.isEmpty() && m.group(2) != null) {
-                    if (m.group(2) == null) {
-                        throw new ConfigurationException(source + ": '" + field + "' uses ${" + m.group(1)
-                                + "}, which is not set. Set the environment variable, or write ${" + m.group(1)
-                                + ":-default}.", source, field, null);
-                    }
-                    value = m.group(3);
-                }
-                replacement = value;
-            }
-            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
-        }
-        m.appendTail(out);
-        return out.toString();
+    /**
+     * The {@code config} block with every string interpolated.
+     *
+     * @param secretFields collects fields whose value came from a secret-looking variable
+     */
+    Map<String, Object> settings(Function<String, String> environment, Set<String> secretFields) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> interpolated = (Map<String, Object>) new Interpolation(environment, path.toString(), secretFields)
+                .tree(rawConfig, "memory.config");
+        return interpolated;
     }
 }

@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +60,10 @@ public final class Memories {
     public static final String PROJECT_PLUGINS = ".forge/plugins";
 
     private static final Logger LOG = LoggerFactory.getLogger(Memories.class);
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text;
+    }
 
     private Memories() {
     }
@@ -175,7 +181,10 @@ public final class Memories {
 
         /** The registry of the factories on the class path and in the plugin folders. */
         public ProviderRegistry registry() {
-            Plugins loaded = loadPlugins();
+            return registry(loadPlugins());
+        }
+
+        private static ProviderRegistry registry(Plugins loaded) {
             return ProviderRegistry.load(loaded.classLoader()).withProblems(loaded.problems());
         }
 
@@ -206,8 +215,10 @@ public final class Memories {
                 files.add(f);
                 fileSources.add(ConfigSource.file(Kind.USER_FILE, userFile));
             });
+            boolean namedAtRunTime = provider != null || blankToNull(environment.apply(PROVIDER_VARIABLE)) != null;
             for (int i = 0; i < files.size(); i++) {
-                if (files.get(i).provider().isEmpty() && !files.get(i).config().isEmpty()) {
+                boolean overrideFileForNamedProvider = i == 0 && configFile != null && namedAtRunTime;
+                if (files.get(i).provider().isEmpty() && !files.get(i).rawConfig().isEmpty() && !overrideFileForNamedProvider) {
                     throw new ConfigurationException(fileSources.get(i) + ": 'memory.config' is given without "
                             + "'memory.provider'; say which provider these settings are for.",
                             fileSources.get(i).name(), "memory.provider", null);
@@ -217,14 +228,18 @@ public final class Memories {
             String name;
             ConfigSource nameSource;
             int fileIndex = -1;
-            if (provider != null && !provider.isBlank()) {
+            if (provider != null) {
+                if (provider.isBlank()) {
+                    throw new ConfigurationException("The provider name given at run time is empty; name a provider "
+                            + "(see 'forge-memory providers') or leave the option out.");
+                }
                 name = provider.trim();
                 nameSource = ConfigSource.named(Kind.OVERRIDE_OPTION, "--memory-provider");
             } else if (configFile != null && files.get(0).provider().isPresent()) {
                 name = files.get(0).provider().get();
                 nameSource = fileSources.get(0);
                 fileIndex = 0;
-            } else if (environment.apply(PROVIDER_VARIABLE) != null && !environment.apply(PROVIDER_VARIABLE).isBlank()) {
+            } else if (blankToNull(environment.apply(PROVIDER_VARIABLE)) != null) {
                 name = environment.apply(PROVIDER_VARIABLE).trim();
                 nameSource = ConfigSource.named(Kind.ENVIRONMENT, PROVIDER_VARIABLE);
             } else {
@@ -239,13 +254,18 @@ public final class Memories {
                     }
                 }
                 if (name == null) {
-                    name = registry.names().contains(DEFAULT_PROVIDER) ? DEFAULT_PROVIDER : FALLBACK_PROVIDER;
-                    nameSource = ConfigSource.named(Kind.DEFAULT, "built-in default");
-                    if (!name.equals(DEFAULT_PROVIDER)) {
+                    boolean markdown = registry.names().contains(DEFAULT_PROVIDER);
+                    name = markdown ? DEFAULT_PROVIDER : FALLBACK_PROVIDER;
+                    nameSource = ConfigSource.named(Kind.DEFAULT, markdown ? "built-in default"
+                            : "built-in default (" + DEFAULT_PROVIDER + " not installed; using " + FALLBACK_PROVIDER + ")");
+                    if (!markdown) {
                         LOG.info("The default '{}' memory provider is not on the class path; using the '{}' provider under .forge/memory.",
                                 DEFAULT_PROVIDER, FALLBACK_PROVIDER);
                     }
                 }
+            }
+            if (fileIndex < 0 && configFile != null && files.get(0).provider().isEmpty() && !files.get(0).rawConfig().isEmpty()) {
+                fileIndex = 0;
             }
             if (fileIndex < 0) {
                 for (int i = 0; i < files.size(); i++) {
@@ -257,9 +277,10 @@ public final class Memories {
             }
             ProviderConfig settings;
             ConfigSource settingsSource;
+            Set<String> secretFields = new HashSet<>();
             if (fileIndex >= 0) {
                 settingsSource = fileSources.get(fileIndex);
-                settings = ProviderConfig.of(files.get(fileIndex).config(), settingsSource.name(), "memory.config");
+                settings = ProviderConfig.of(files.get(fileIndex).settings(environment, secretFields), settingsSource.name(), "memory.config");
             } else {
                 settingsSource = ConfigSource.named(Kind.DEFAULT, "provider defaults");
                 settings = ProviderConfig.empty();
@@ -276,7 +297,7 @@ public final class Memories {
                 }
             }
             List<Path> read = fileSources.stream().map(s -> s.file().orElseThrow()).toList();
-            return new ResolvedConfig(name, nameSource, settings, settingsSource, projectId, projectIdSource, project, read);
+            return new ResolvedConfig(name, nameSource, settings, settingsSource, projectId, projectIdSource, project, read, secretFields);
         }
 
         /** The context a provider is opened with for {@code resolved}. */
@@ -298,9 +319,19 @@ public final class Memories {
          * @throws dev.forge.memory.BackendUnavailableException if the backend cannot be reached
          */
         public MemoryProvider open() {
-            ProviderRegistry registry = registry();
+            Plugins loaded = loadPlugins();
+            ProviderRegistry registry = registry(loaded);
             ResolvedConfig resolved = resolve(registry);
-            return registry.open(resolved.provider(), context(resolved, registry));
+            ProviderContext context = context(resolved, registry);
+            // A plugin's own libraries (JDBC drivers, ServiceLoader lookups) look in the context class loader.
+            Thread thread = Thread.currentThread();
+            ClassLoader previous = thread.getContextClassLoader();
+            thread.setContextClassLoader(loaded.classLoader());
+            try {
+                return registry.open(resolved.provider(), context);
+            } finally {
+                thread.setContextClassLoader(previous);
+            }
         }
     }
 }

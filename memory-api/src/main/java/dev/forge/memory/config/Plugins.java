@@ -18,6 +18,11 @@ import org.slf4j.LoggerFactory;
  * through a class loader of their own so that their factories are found without rebuilding anything. A jar that
  * cannot be opened is reported by name and left out; the others still load.
  *
+ * <p>The loader looks in the plugin jars first, so a plugin may ship its own versions of libraries; only the JDK,
+ * the forge-memory API ({@code dev.forge.memory.}) and SLF4J come from the host, so that plugin and host agree on
+ * those types. One loader is made per set of jars (same paths, sizes and modification times) and kept for the
+ * life of the JVM, so opening providers repeatedly neither reloads plugin classes nor leaks loaders.
+ *
  * @param classLoader the loader to discover factories with (the parent itself when there are no jars)
  * @param jars        the jars that were loaded
  * @param problems    one message per jar or folder that could not be used
@@ -74,7 +79,63 @@ public record Plugins(ClassLoader classLoader, List<Path> jars, List<String> pro
                 problems.add("plugin jar " + jar + " has no usable URL: " + e.getMessage());
             }
         }
-        LOG.debug("Loading memory provider plugins: {}", jars);
-        return new Plugins(new URLClassLoader("forge-memory-plugins", urls.toArray(URL[]::new), parent), jars, problems);
+        List<String> identity = new ArrayList<>();
+        for (Path jar : jars) {
+            try {
+                identity.add(jar.toAbsolutePath() + "|" + Files.size(jar) + "|" + Files.getLastModifiedTime(jar).toMillis());
+            } catch (IOException e) {
+                identity.add(jar.toAbsolutePath().toString());
+            }
+        }
+        identity.add("parent=" + System.identityHashCode(parent));
+        ClassLoader loader = LOADERS.computeIfAbsent(identity, key -> {
+            LOG.debug("Loading memory provider plugins: {}", jars);
+            return new PluginClassLoader(urls.toArray(URL[]::new), parent);
+        });
+        return new Plugins(loader, jars, problems);
+    }
+
+    private static final java.util.concurrent.ConcurrentMap<List<String>, ClassLoader> LOADERS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Child-first, except for the JDK, the forge-memory API and SLF4J, which must be the host's. */
+    private static final class PluginClassLoader extends URLClassLoader {
+        private static final String[] HOST_PACKAGES = {"java.", "javax.", "jdk.", "sun.", "com.sun.", "dev.forge.memory.", "org.slf4j."};
+
+        static {
+            ClassLoader.registerAsParallelCapable();
+        }
+
+        PluginClassLoader(URL[] urls, ClassLoader parent) {
+            super("forge-memory-plugins", urls, parent);
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            for (String prefix : HOST_PACKAGES) {
+                if (name.startsWith(prefix)) {
+                    return super.loadClass(name, resolve);
+                }
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> loaded = findLoadedClass(name);
+                if (loaded == null) {
+                    try {
+                        loaded = findClass(name);
+                    } catch (ClassNotFoundException notInPlugins) {
+                        loaded = getParent().loadClass(name);
+                    }
+                }
+                if (resolve) {
+                    resolveClass(loaded);
+                }
+                return loaded;
+            }
+        }
+
+        @Override
+        public URL getResource(String name) {
+            URL own = findResource(name);
+            return own != null ? own : super.getResource(name);
+        }
     }
 }

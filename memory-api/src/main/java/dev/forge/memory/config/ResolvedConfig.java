@@ -2,15 +2,17 @@ package dev.forge.memory.config;
 
 import dev.forge.memory.spi.ProviderConfig;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * The outcome of resolving configuration: which provider, with which settings, for which project, and where
- * each came from. {@link #describe()} shows it with secrets masked.
+ * each came from. {@link #maskedConfig()} and {@link #describe()} show it with secrets masked.
  *
  * @param provider         the provider name
  * @param providerSource   where the provider name came from
@@ -20,13 +22,17 @@ import java.util.regex.Pattern;
  * @param projectIdSource  where the project id came from
  * @param projectDirectory the project directory, against which relative paths resolve
  * @param filesRead        every config file that was read, highest precedence first
+ * @param secretFields     dotted paths of settings whose value came from a secret-looking variable
+ *                         ({@code memory.config.url} for {@code url: ${DB_PASSWORD}}), masked whatever their name
  */
 public record ResolvedConfig(String provider, ConfigSource providerSource, ProviderConfig config, ConfigSource configSource,
-                             String projectId, ConfigSource projectIdSource, Path projectDirectory, List<Path> filesRead) {
+                             String projectId, ConfigSource projectIdSource, Path projectDirectory, List<Path> filesRead,
+                             Set<String> secretFields) {
 
-    private static final Pattern SECRET = Pattern.compile("(?i).*(password|passwd|secret|token|api[_-]?key|credential).*");
+    private static final String MASK = "****";
+    private static final Pattern URL_PASSWORD = Pattern.compile("(://[^/@:\\s]*:)[^@/\\s]+(@)");
 
-    /** Rejects nulls and copies the file list. */
+    /** Rejects nulls and copies the collections. */
     public ResolvedConfig {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(providerSource, "providerSource");
@@ -36,32 +42,45 @@ public record ResolvedConfig(String provider, ConfigSource providerSource, Provi
         Objects.requireNonNull(projectIdSource, "projectIdSource");
         Objects.requireNonNull(projectDirectory, "projectDirectory");
         filesRead = List.copyOf(filesRead);
+        secretFields = Set.copyOf(secretFields);
     }
 
-    /** Whether a setting's name marks it as a secret, whose value is never shown. */
+    /** Whether a setting's name marks it as a secret; see {@link ProviderConfig#isSecretKey}. */
     public static boolean isSecret(String settingName) {
-        return SECRET.matcher(settingName).matches();
+        return ProviderConfig.isSecretKey(settingName);
     }
 
-    /** The settings with every secret value (at any depth) replaced by {@code ****}. */
+    /**
+     * The settings with secrets replaced by {@code ****} at any depth (in maps and lists): values of secret-looking
+     * keys, values that came from secret-looking variables, and the password part of URLs ({@code scheme://user:pw@host}).
+     */
     public Map<String, Object> maskedConfig() {
-        return mask(config.values());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> masked = (Map<String, Object>) mask(config.values(), "memory.config", false);
+        return masked;
     }
 
-    private static Map<String, Object> mask(Map<String, ?> values) {
-        Map<String, Object> masked = new LinkedHashMap<>();
-        values.forEach((key, value) -> {
-            if (isSecret(key) && !(value instanceof Map)) {
-                masked.put(key, "****");
-            } else if (value instanceof Map<?, ?> nested) {
-                Map<String, Object> copy = new LinkedHashMap<>();
-                nested.forEach((k, v) -> copy.put(String.valueOf(k), v));
-                masked.put(key, mask(copy));
-            } else {
-                masked.put(key, value);
+    private Object mask(Object value, String path, boolean secret) {
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((k, v) -> copy.put(String.valueOf(k),
+                    mask(v, path + "." + k, secret || isSecret(String.valueOf(k)))));
+            return copy;
+        }
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                copy.add(mask(list.get(i), path + "[" + i + "]", secret));
             }
-        });
-        return masked;
+            return copy;
+        }
+        if (value == null) {
+            return null;
+        }
+        if (secret || secretFields.contains(path)) {
+            return MASK;
+        }
+        return value instanceof String s ? URL_PASSWORD.matcher(s).replaceAll("$1" + MASK + "$2") : value;
     }
 
     /** A few human-readable lines: provider, project, settings (secrets masked), and where each came from. */

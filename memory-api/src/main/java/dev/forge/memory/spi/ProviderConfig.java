@@ -41,6 +41,9 @@ public final class ProviderConfig {
             .enable(com.fasterxml.jackson.databind.MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
             .build();
 
+    private static final java.util.regex.Pattern SECRET = java.util.regex.Pattern.compile(
+            "(?i).*(password|passwd|pwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth).*");
+
     private static final ProviderConfig EMPTY = new ProviderConfig(Map.of(), "(defaults)", "config");
 
     private final Map<String, Object> values;
@@ -87,6 +90,15 @@ public final class ProviderConfig {
     /** The dotted path of this block in its source. */
     public String path() {
         return path;
+    }
+
+    /**
+     * Whether a setting's (or variable's) name marks its value as a secret, never to be shown in output or error
+     * messages: names containing password, pwd, passphrase, secret, token, api_key, access_key, private_key,
+     * credential or auth, ignoring case.
+     */
+    public static boolean isSecretKey(String name) {
+        return name != null && SECRET.matcher(name).matches();
     }
 
     /** The raw value of one setting. */
@@ -142,12 +154,14 @@ public final class ProviderConfig {
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause();
             String field = fieldPath(e);
-            String detail = cause instanceof MemoryException || cause instanceof IllegalArgumentException
+            String detail = isSecretKey(field) ? "the value is not valid (not shown: the setting looks like a secret)"
+                    : cause instanceof MemoryException || cause instanceof IllegalArgumentException
                     ? cause.getMessage() : e.getOriginalMessage();
             throw new ConfigurationException(source + ": invalid value at '" + field + "': " + detail, source, field, e);
         } catch (InvalidFormatException e) {
             String field = fieldPath(e);
-            throw new ConfigurationException(source + ": '" + field + "' cannot be '" + e.getValue() + "'"
+            String shown = isSecretKey(field) ? "its value" : "'" + e.getValue() + "'";
+            throw new ConfigurationException(source + ": '" + field + "' cannot be " + shown
                     + describeTarget(e.getTargetType()) + ".", source, field, e);
         } catch (MismatchedInputException e) {
             String field = fieldPath(e);

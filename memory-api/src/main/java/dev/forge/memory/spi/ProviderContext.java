@@ -83,16 +83,21 @@ public final class ProviderContext {
     }
 
     /**
-     * Resolves a configured path: absolute paths stay, relative ones resolve against {@link #baseDirectory()}.
+     * Resolves a configured path: absolute paths stay, {@code ~} and {@code ~/...} mean the user's home directory,
+     * other relative paths resolve against {@link #baseDirectory()}.
      *
      * @throws dev.forge.memory.ConfigurationException if the text is not a path on this system
      */
     public Path resolve(String configuredPath) {
         try {
+            if (configuredPath.equals("~") || configuredPath.startsWith("~/") || configuredPath.startsWith("~\\")) {
+                return Path.of(System.getProperty("user.home")).resolve(configuredPath.substring(Math.min(2, configuredPath.length())))
+                        .toAbsolutePath().normalize();
+            }
             return baseDirectory.resolve(configuredPath).toAbsolutePath().normalize();
         } catch (java.nio.file.InvalidPathException e) {
-            throw new dev.forge.memory.ConfigurationException(config.source() + ": '" + configuredPath
-                    + "' is not a valid path here: " + e.getReason() + ".", config.source(), config.path(), e);
+            throw new dev.forge.memory.ConfigurationException(config.source() + ": a configured path is not valid here: "
+                    + e.getReason() + ".", config.source(), config.path(), e);
         }
     }
 

@@ -141,10 +141,123 @@ class MemoriesTest {
     }
 
     @Test
-    void malformed_yaml_names_file_line_and_column() throws IOException {
-        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  config: [unclosed\n");
+    void malformed_yaml_names_file_line_and_column_in_one_line_without_quoting_the_file() throws IOException {
+        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  config:\n    password: \"s3cret\n    x: 1\n");
+        assertThatThrownBy(() -> resolve(builder())).isInstanceOfSatisfying(ConfigurationException.class, e -> {
+            assertThat(e.getMessage()).contains(".forge/config.yaml:4:").contains("malformed YAML").doesNotContain("s3cret");
+            assertThat(e.getMessage().lines().count()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void a_tab_used_for_indentation_is_reported_on_its_own_line() throws IOException {
+        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  config:\n\tbase_path: x\n");
         assertThatThrownBy(() -> resolve(builder())).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("config.yaml:").hasMessageMatching("(?s).*config\\.yaml:\\d+:\\d+: malformed YAML.*");
+                .hasMessageContaining(".forge/config.yaml:4:1: malformed YAML");
+    }
+
+    @Test
+    void a_backslash_path_in_double_quotes_gets_a_hint() throws IOException {
+        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  config:\n    base_path: \"C:\\Users\\me\"\n");
+        assertThatThrownBy(() -> resolve(builder())).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("single quotes");
+    }
+
+    @Test
+    void duplicate_keys_are_refused_instead_of_the_last_one_winning() throws IOException {
+        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  provider: in-memory\n");
+        assertThatThrownBy(() -> resolve(builder())).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("provider").hasMessageContaining("malformed YAML");
+    }
+
+    @Test
+    void a_misspelled_memory_key_is_not_mistaken_for_another_tools_settings() throws IOException {
+        write(project.resolve(".forge/config.yaml"), "memroy:\n  provider: file\n");
+        assertThatThrownBy(() -> resolve(builder())).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'memroy'").hasMessageContaining("Did you mean 'memory'?");
+    }
+
+    @Test
+    void an_unset_variable_in_a_file_whose_settings_are_not_used_breaks_nothing() throws IOException {
+        write(home.resolve("config.yaml"), "memory:\n  provider: graph\n  config:\n    password: ${NEO4J_PASSWORD}\n");
+        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: in-memory\n");
+        assertThat(resolve(builder()).provider()).isEqualTo("in-memory");
+        assertThat(resolve(builder().provider("file")).config().values()).isEmpty();
+    }
+
+    @Test
+    void nested_defaults_braces_in_defaults_and_malformed_references() throws IOException {
+        env.put("B", "bee");
+        write(project.resolve(".forge/config.yaml"), """
+                memory:
+                  provider: file
+                  config:
+                    nested: "${A:-${B}}"
+                    braces: "${X:-{a}b}"
+                    plain: "cost $5 and $$6"
+                """);
+        ResolvedConfig resolved = resolve(builder());
+        assertThat(resolved.config().values()).containsEntry("nested", "bee").containsEntry("braces", "{a}b")
+                .containsEntry("plain", "cost $5 and $6");
+        for (String bad : new String[] {"${X:default}", "${}", "${HOME", "${1X}"}) {
+            write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  config:\n    v: '" + bad + "'\n");
+            assertThatThrownBy(() -> resolve(builder())).as(bad).isInstanceOf(ConfigurationException.class)
+                    .hasMessageContaining("memory.config.v");
+        }
+    }
+
+    @Test
+    void values_from_the_environment_are_never_interpolated_again() throws IOException {
+        env.put("A", "${B}");
+        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  config:\n    v: ${A}\n");
+        assertThat(resolve(builder()).config().values()).containsEntry("v", "${B}");
+    }
+
+    @Test
+    void secrets_are_masked_in_lists_nested_blocks_urls_and_when_they_come_from_secret_variables() throws IOException {
+        env.put("DB_PASSWORD", "pw1");
+        env.put("GITHUB_TOKEN", "tok2");
+        write(project.resolve(".forge/config.yaml"), """
+                memory:
+                  provider: hybrid
+                  config:
+                    children: [{provider: graph, api_key: k3}, {provider: sqlite, path: x.db}]
+                    url: "postgres://user:pw4@host/db"
+                    header: "${GITHUB_TOKEN}"
+                    storage: { provider: sqlite, auth: { pwd: "${DB_PASSWORD}" } }
+                """);
+        ResolvedConfig resolved = resolve(builder());
+        String shown = resolved.maskedConfig().toString() + resolved.describe();
+        assertThat(shown).doesNotContain("pw1", "tok2", "k3", "pw4").contains("x.db").contains("postgres://user:****@host/db");
+        assertThat(resolved.config().values()).containsEntry("header", "tok2");
+    }
+
+    @Test
+    void an_override_file_without_a_provider_configures_the_provider_named_at_run_time() throws IOException {
+        Path override = root.resolve("override.yaml");
+        write(override, "memory:\n  config:\n    compression: gzip\n");
+        ResolvedConfig resolved = resolve(builder().configFile(override).provider("file"));
+        assertThat(resolved.config().values()).containsEntry("compression", "gzip");
+        assertThat(resolved.configSource().kind()).isEqualTo(Kind.OVERRIDE_FILE);
+        assertThatThrownBy(() -> resolve(builder().configFile(override))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("memory.provider");
+    }
+
+    @Test
+    void a_blank_provider_name_at_run_time_is_an_error_not_ignored() {
+        assertThatThrownBy(() -> resolve(builder().provider("  "))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("empty");
+    }
+
+    @Test
+    void an_empty_project_id_falls_back_to_the_directory_name() throws IOException {
+        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  project: ${P:-}\n");
+        assertThat(resolve(builder()).projectId()).isEqualTo("my-project");
+    }
+
+    @Test
+    void the_default_source_says_when_markdown_is_missing() {
+        assertThat(resolve(builder()).providerSource().name()).contains("markdown not installed");
     }
 
     @Test
@@ -159,6 +272,12 @@ class MemoriesTest {
         write(project.resolve(".forge/config.yaml"), "memory:\n  config:\n    path: x\n");
         assertThatThrownBy(() -> resolve(builder())).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("memory.provider");
+    }
+
+    @Test
+    void an_empty_config_block_with_only_comments_means_no_settings() throws IOException {
+        write(project.resolve(".forge/config.yaml"), "memory:\n  provider: file\n  config:   # defaults\n    # base_path: x\n");
+        assertThat(resolve(builder()).config().values()).isEmpty();
     }
 
     @Test

@@ -97,6 +97,24 @@ class ProviderConfigTest {
                 .isInstanceOf(ConfigurationException.class);
     }
 
+    record Secretive(Boolean apiKeyEnabled, ByteSize tokenSize) {
+    }
+
+    @Test
+    void errors_never_echo_the_value_of_a_secret_looking_setting() {
+        assertThatThrownBy(() -> config(Map.of("api_key_enabled", "hunter2")).bind(Secretive.class))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("api_key_enabled").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> config(Map.of("token_size", "hunter2")).bind(Secretive.class))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("token_size").hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void home_relative_paths_expand_to_the_user_home() {
+        ProviderContext context = ProviderContext.builder().projectId("p").registry(ProviderRegistry.of()).build();
+        assertThat(context.resolve("~/mem")).isEqualTo(java.nio.file.Path.of(System.getProperty("user.home"), "mem").toAbsolutePath());
+        assertThat(context.resolve("~")).isEqualTo(java.nio.file.Path.of(System.getProperty("user.home")).toAbsolutePath());
+    }
+
     @Test
     void values_the_record_rejects_become_configuration_errors() {
         assertThatThrownBy(() -> config(Map.of("base_path", " ")).bind(Sample.class))

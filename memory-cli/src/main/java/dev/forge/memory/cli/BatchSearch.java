@@ -234,7 +234,7 @@ final class BatchSearch {
                     // the original failure is the one worth reporting
                 }
             }
-            throw new UsageException("The results cannot be written to " + file + ": " + e.getMessage() + ".", e);
+            throw new CliIoException("The results cannot be written to " + file, e);
         }
     }
 }

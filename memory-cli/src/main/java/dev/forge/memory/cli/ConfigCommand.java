@@ -2,9 +2,11 @@ package dev.forge.memory.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.config.ConfigSource;
 import dev.forge.memory.config.Memories;
 import dev.forge.memory.config.ResolvedConfig;
+import dev.forge.memory.spi.ProviderRegistry;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -12,7 +14,9 @@ import picocli.CommandLine.ParentCommand;
 /** {@code config}: which provider, settings and project this call would use, and where each came from. */
 @Command(name = "config", mixinStandardHelpOptions = true,
         description = {"Show the resolved configuration: provider, project, settings (secrets masked) and where each "
-                + "came from, the session id, and the config files read. Opens nothing."})
+                + "came from, the session id, the config files read, and the providers found. Opens nothing.",
+            "If the provider is not available (no provider of that name was found), the configuration is still printed, "
+                    + "then the problem is reported on stderr and the exit code is 3."})
 final class ConfigCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -21,7 +25,14 @@ final class ConfigCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Memories.Builder memories = cli.memories();
-        ResolvedConfig resolved = memories.resolve(memories.registry());
+        ProviderRegistry registry = memories.registry();
+        ResolvedConfig resolved = memories.resolve(registry);
+        ConfigurationException unavailable = null;
+        try {
+            registry.factory(resolved.provider());
+        } catch (ConfigurationException e) {
+            unavailable = e;
+        }
         if (cli.json) {
             ObjectNode document = Json.object();
             document.put("provider", resolved.provider());
@@ -35,11 +46,19 @@ final class ConfigCommand implements Callable<Integer> {
             document.put("sessionSource", cli.sessionSource());
             ArrayNode files = document.putArray("filesRead");
             resolved.filesRead().forEach(f -> files.add(f.toString()));
+            document.put("providerAvailable", unavailable == null);
+            ArrayNode found = document.putArray("providersFound");
+            registry.names().forEach(found::add);
             cli.printJson(document);
         } else {
             cli.out().print(resolved.describe());
             cli.out().println("session:  " + cli.sessionId() + "    (from " + cli.sessionSource() + ")");
+            cli.out().println("providers found: " + (registry.names().isEmpty() ? "none" : String.join(", ", registry.names())));
             cli.out().flush();
+        }
+        if (unavailable != null) {
+            // Printed above, so the user sees where the name came from; still a configuration error for scripts.
+            throw unavailable;
         }
         return ExitCodes.OK;
     }

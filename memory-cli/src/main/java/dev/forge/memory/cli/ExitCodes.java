@@ -8,6 +8,8 @@ import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.UnsupportedCapabilityException;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -17,7 +19,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The exit codes of {@code forge-memory} (the root command's help lists them), and the one place that maps
- * failures to them and reports them: one sentence on stderr, the stack trace only with {@code --verbose}.
+ * failures to them and reports them: one line on stderr (with {@code --json} too), the stack trace only with
+ * {@code --verbose}.
  */
 final class ExitCodes implements IExecutionExceptionHandler, IParameterExceptionHandler {
 
@@ -29,7 +32,10 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
     static final int USAGE = 2;
     /** The configuration is invalid or names an unknown provider. */
     static final int CONFIGURATION = 3;
-    /** The backend cannot be reached or failed (I/O, damaged data, a concurrent change), or an unexpected error. */
+    /**
+     * The backend cannot be reached or failed (I/O, damaged data, a concurrent change), a file the command writes
+     * cannot be written (init's config file, search --out), or an unexpected error.
+     */
     static final int BACKEND = 4;
     /** The provider lacks a capability the command needs. */
     static final int UNSUPPORTED = 5;
@@ -50,6 +56,9 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
         if (failure instanceof UnsupportedCapabilityException) {
             return UNSUPPORTED;
         }
+        if (failure instanceof CliIoException) {
+            return BACKEND;
+        }
         // BackendUnavailableException, StorageException, CorruptEntryException, ConflictException, any other
         // MemoryException, and errors nobody foresaw: the work could not be done.
         return BACKEND;
@@ -58,10 +67,15 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
     /** The one sentence reported for a failure. */
     static String message(Throwable failure) {
         String message = failure.getMessage();
-        if (failure instanceof MemoryException || failure instanceof UsageException) {
-            return message != null ? message : failure.getClass().getSimpleName();
+        if (failure instanceof MemoryException || failure instanceof UsageException || failure instanceof CliIoException) {
+            return oneLine(message != null ? message : failure.getClass().getSimpleName());
         }
-        return "unexpected error: " + failure + ". Run again with --verbose for the stack trace.";
+        return oneLine("unexpected error: " + failure + ". Run again with --verbose for the stack trace.");
+    }
+
+    /** The text on one line: an error is reported as one line of stderr, whatever the message holds. */
+    static String oneLine(String text) {
+        return text.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
     @Override
@@ -79,18 +93,31 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
     public int handleParseException(ParameterException failure, String[] args) {
         CommandLine command = failure.getCommandLine();
         PrintWriter err = command.getErr();
-        err.println("forge-memory: " + failure.getMessage());
-        UnmatchedArgumentException.printSuggestions(failure, err);
-        if (failure instanceof UnmatchedArgumentException unmatched
-                && unmatched.getUnmatched().stream().anyMatch(arg -> arg.startsWith("-"))) {
-            err.println("A key or value that starts with '-' goes after '--', as in: forge-memory set -- KEY -VALUE");
+        // One line, like every other error: the problem, a suggestion or hint if there is one, where help is.
+        StringBuilder line = new StringBuilder("forge-memory: ").append(sentence(failure.getMessage()));
+        if (failure instanceof UnmatchedArgumentException unmatched) {
+            List<String> suggestions = unmatched.getSuggestions();
+            if (!suggestions.isEmpty()) {
+                line.append(" Did you mean ").append(suggestions.stream().map(s -> "'" + s + "'")
+                        .collect(Collectors.joining(" or "))).append('?');
+            }
+            if (unmatched.getUnmatched().stream().anyMatch(arg -> arg.startsWith("-"))) {
+                line.append(" A key or value that starts with '-' goes after '--', as in: forge-memory set -- KEY -VALUE.");
+            }
         }
-        err.println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
+        line.append(" Run '").append(command.getCommandSpec().qualifiedName()).append(" --help' for usage.");
+        err.println(line);
         if (verbose(command)) {
             failure.printStackTrace(err);
         }
         err.flush();
         return USAGE;
+    }
+
+    /** A message as one line ending with a full stop. */
+    private static String sentence(String message) {
+        String text = oneLine(message == null ? "invalid command line" : message);
+        return text.endsWith(".") || text.endsWith("?") ? text : text + ".";
     }
 
     private static boolean verbose(CommandLine command) {

@@ -2,10 +2,13 @@ package dev.forge.memory.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.config.Memories;
+import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.ProviderContext;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -37,6 +40,13 @@ import picocli.CommandLine.Spec;
             "Each call is a new process, so SESSION memories need a stable session id across calls: --session, else "
                     + "$FORGE_SESSION_ID, else 'cli'.",
             "",
+            "--json prints one JSON object on stdout. get and set print the entry object itself (key, value, scope, "
+                    + "tags, metadata, createdAt, updatedAt, version), so its fields are at the top level; commands "
+                    + "that list things wrap the list in an object: search {\"hits\": [...]}, query {\"entries\": [...]}, "
+                    + "history {\"key\", \"scope\", \"versions\": [...]}, providers {\"providers\", \"problems\"}, "
+                    + "traverse {\"start\", \"paths\"}. search --batch always writes JSON Lines, one object per query, "
+                    + "with or without --json. Errors are never JSON: one line on stderr, and the exit code.",
+            "",
         },
         subcommands = {
             ProvidersCommand.class,
@@ -54,12 +64,18 @@ import picocli.CommandLine.Spec;
         },
         footerHeading = "%nExit codes:%n",
         footer = {
-            "  0  success",
-            "  1  not found: no such key or entry",
-            "  2  usage: bad option, argument, key, value or request; clear without --yes",
-            "  3  configuration: bad config file or key, unknown provider, unset $${VAR}",
-            "  4  backend: unavailable, storage failure, damaged entry, conflict",
-            "  5  unsupported: the provider lacks the capability (e.g. semantic search)",
+            "    0  success",
+            "    1  not found: no such key or entry",
+            "    2  usage: bad or empty option, argument, key, value or request;",
+            "       clear without --yes",
+            "    3  configuration: bad config file or key, unknown provider, unset $${VAR}",
+            "       (config still prints what it resolved)",
+            "    4  backend or I/O: unavailable, storage failure, damaged entry, conflict;",
+            "       a file the command writes (init, search --out) cannot be written",
+            "    5  unsupported: the provider lacks the capability (e.g. semantic search)",
+            "  126  bin/forge-memory only: cannot run the tool (no Java 17 or newer, or",
+            "       building the jar failed)",
+            "Errors are one line on stderr, also with --json; --verbose adds the stack trace.",
         })
 public final class ForgeMemoryCommand implements Callable<Integer> {
 
@@ -91,7 +107,9 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
             description = "The session SESSION memories belong to (default: $FORGE_SESSION_ID, else 'cli').")
     String session;
 
-    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print one JSON document on stdout.")
+    @Option(names = "--json", scope = ScopeType.INHERIT,
+            description = "Print one JSON object on stdout (shapes: 'forge-memory --help'); errors stay one plain line "
+                    + "on stderr. Does not change search --batch, which always writes JSON Lines.")
     boolean json;
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
@@ -131,12 +149,64 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
      * plugin jar built against another version of the API: reported like any configuration error.
      */
     private static int execute(CommandLine.ParseResult parseResult) {
+        Integer help = CommandLine.executeHelpRequest(parseResult);
+        if (help != null) {
+            return help;
+        }
+        CommandLine.ParseResult last = parseResult;
+        while (last.hasSubcommand()) {
+            last = last.subcommand();
+        }
+        ((ForgeMemoryCommand) parseResult.commandSpec().userObject()).checkOptions(last.commandSpec().commandLine());
         try {
             return new CommandLine.RunLast().execute(parseResult);
         } catch (LinkageError e) {
             ConfigurationException reported = new ConfigurationException("A class failed to load (" + e + "); is a plugin "
                     + "jar in .forge/plugins or $FORGE_HOME/plugins built for another version of forge-memory?", null, null, e);
             throw new CommandLine.ExecutionException(parseResult.commandSpec().commandLine(), reported.getMessage(), reported);
+        }
+    }
+
+    /**
+     * Refuses empty and invalid values of the shared options before any command runs, so that every command, even
+     * one that does not use the option (config, providers, init), refuses them alike: exit 2.
+     *
+     * @param command the command being run, whose help the message points to
+     */
+    void checkOptions(CommandLine command) {
+        if (project != null && project.toString().isBlank()) {
+            throw empty(command, "--project", "the project directory", "to use the current directory");
+        }
+        if (configFile != null && configFile.toString().isBlank()) {
+            throw empty(command, "--memory-config", "a config file", "to read only the usual config files");
+        }
+        if (provider != null && provider.isBlank()) {
+            throw empty(command, "--memory-provider", "a provider name ('forge-memory providers' lists them)",
+                    "to use the configured provider");
+        }
+        if (session != null) {
+            if (session.isBlank()) {
+                throw empty(command, "--session", "a session id", "to use $" + SESSION_VARIABLE + ", else '" + DEFAULT_SESSION + "'");
+            }
+            checkSessionId(command, "--session", session);
+        } else {
+            String fromEnvironment = environment.get(SESSION_VARIABLE);
+            if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+                checkSessionId(command, "$" + SESSION_VARIABLE, fromEnvironment);
+            }
+        }
+    }
+
+    private static CommandLine.ParameterException empty(CommandLine command, String option, String what, String otherwise) {
+        return new CommandLine.ParameterException(command, option + " is empty: give " + what + ", or leave the option out "
+                + otherwise + ".");
+    }
+
+    private static void checkSessionId(CommandLine command, String origin, String id) {
+        try {
+            Keys.validate(id, "session id", ProviderContext.MAX_ID_LENGTH);
+        } catch (InvalidKeyException e) {
+            throw new CommandLine.ParameterException(command, origin + ": " + e.getMessage());
         }
     }
 

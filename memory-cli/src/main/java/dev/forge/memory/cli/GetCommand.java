@@ -13,7 +13,10 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code get KEY}: prints a memory's value. */
 @Command(name = "get", mixinStandardHelpOptions = true,
-        description = {"Print the value stored under KEY (with a newline added if it has none); with --json, the whole entry.",
+        description = {"Print the value stored under KEY (with a newline added if it has none).",
+            "With --json, the entry object itself, every field at the top level (key, value, scope, tags, metadata, "
+                    + "createdAt, updatedAt, version): the same object set --json prints, so 'get --json | jq -r .value' "
+                    + "gives the value.",
             "Exits 1 if there is no such entry."})
 final class GetCommand implements Callable<Integer> {
 

@@ -1,6 +1,7 @@
 package dev.forge.memory.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
@@ -13,7 +14,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code history KEY}: every version of a key, oldest first. */
 @Command(name = "history", mixinStandardHelpOptions = true,
-        description = {"List every version of KEY, oldest first: vN, when it was written, and its first line.",
+        description = {"List every version of KEY, oldest first: vN, when it was written, and its first line; with --json, "
+                + "{\"key\", \"scope\", \"versions\": [...]}, each version a whole entry.",
             "Exits 1 for an unknown key, 5 if the provider keeps no history."})
 final class HistoryCommand implements Callable<Integer> {
 
@@ -38,9 +40,12 @@ final class HistoryCommand implements Callable<Integer> {
             throw GetCommand.notFound(key, scope);
         }
         if (cli.json) {
-            ArrayNode array = Json.array();
+            ObjectNode document = Json.object();
+            document.put("key", key);
+            document.put("scope", scope.id());
+            ArrayNode array = document.putArray("versions");
             versions.forEach(v -> array.add(Json.entry(v)));
-            cli.printJson(array);
+            cli.printJson(document);
         } else {
             for (MemoryEntry version : versions) {
                 cli.out().println("v" + version.version() + " " + version.updatedAt() + " " + preview(version.value()));

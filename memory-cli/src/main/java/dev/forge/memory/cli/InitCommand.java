@@ -8,9 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code init}: writes a commented {@code .forge/config.yaml}. */
 @Command(name = "init", mixinStandardHelpOptions = true,
@@ -21,6 +24,9 @@ final class InitCommand implements Callable<Integer> {
     @ParentCommand
     ForgeMemoryCommand cli;
 
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--provider", paramLabel = "NAME",
             description = "The provider to configure (default: the built-in default).")
     String provider;
@@ -30,6 +36,10 @@ final class InitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (provider != null && provider.isBlank()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--provider is empty: give a provider name "
+                    + "('forge-memory providers' lists them), or leave the option out to use the built-in default.");
+        }
         ProviderRegistry registry = cli.memories().registry();
         String name = provider != null ? provider.trim()
                 : registry.names().contains(Memories.DEFAULT_PROVIDER) ? Memories.DEFAULT_PROVIDER : Memories.FALLBACK_PROVIDER;
@@ -45,7 +55,7 @@ final class InitCommand implements Callable<Integer> {
             Files.createDirectories(file.getParent());
             Files.writeString(file, yaml, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UsageException(file + " cannot be written: " + e.getMessage() + ".", e);
+            throw new CliIoException(file + " cannot be written", e);
         }
         if (cli.json) {
             cli.printJson(Json.object().put("file", file.toString()).put("provider", name));

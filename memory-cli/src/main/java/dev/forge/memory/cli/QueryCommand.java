@@ -1,6 +1,7 @@
 package dev.forge.memory.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
@@ -19,7 +20,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code query PATTERN}: lists the entries whose keys match a pattern. */
 @Command(name = "query", mixinStandardHelpOptions = true,
-        description = {"List entries by key pattern, one line each: scope key (vN, updated ...).",
+        description = {"List entries by key pattern, one line each: scope key (vN, updated ...); with --json, "
+                + "{\"entries\": [...]}, each entry with every field.",
             "PATTERN: '*' every key, 'prefix:*', '*:suffix', '*mid*', an exact key, or 'tag:NAME'."})
 final class QueryCommand implements Callable<Integer> {
 
@@ -61,9 +63,10 @@ final class QueryCommand implements Callable<Integer> {
             entries = memory.query(query);
         }
         if (cli.json) {
-            ArrayNode array = Json.array();
+            ObjectNode document = Json.object();
+            ArrayNode array = document.putArray("entries");
             entries.forEach(e -> array.add(Json.entry(e)));
-            cli.printJson(array);
+            cli.printJson(document);
         } else if (entries.isEmpty()) {
             cli.err().println("No entries match '" + pattern + "' in " + names(query.scopes()) + ".");
             cli.err().flush();

@@ -1,6 +1,7 @@
 package dev.forge.memory.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
@@ -20,12 +21,14 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code search TEXT} or {@code search --batch QUERIES.jsonl}: ranked text search. */
 @Command(name = "search", mixinStandardHelpOptions = true,
-        description = {"Ranked search for TEXT, one line per hit: score scope key.",
+        description = {"Ranked search for TEXT, one line per hit: score scope key; with --json, "
+                + "{\"hits\": [{\"key\", \"scope\", \"score\", \"entry\"}, ...]}, best first.",
             "With --batch, run every query of a JSON Lines file on one provider and write one result line per query, "
                     + "in input order: {\"id\": ..., \"hits\": [{\"key\": ..., \"scope\": ..., \"score\": ...}]}. "
                     + "An input line holds \"id\" and \"text\", optionally \"scope\" or \"scopes\", \"limit\", \"mode\", "
                     + "\"threshold\" and \"tags\"; missing ones take the values of the options. Every line is checked "
-                    + "before anything runs or is written."})
+                    + "before anything runs or is written. --json does not change the batch output: it is JSON Lines "
+                    + "either way. A file that cannot be written exits 4."})
 final class SearchCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -82,9 +85,10 @@ final class SearchCommand implements Callable<Integer> {
             hits = memory.search(request);
         }
         if (cli.json) {
-            ArrayNode array = Json.array();
+            ObjectNode document = Json.object();
+            ArrayNode array = document.putArray("hits");
             hits.forEach(h -> array.add(Json.hit(h)));
-            cli.printJson(array);
+            cli.printJson(document);
         } else if (hits.isEmpty()) {
             cli.err().println("No matches for '" + text + "' in " + QueryCommand.names(request.scopes()) + ".");
             cli.err().flush();

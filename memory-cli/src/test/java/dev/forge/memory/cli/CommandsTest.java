@@ -39,6 +39,15 @@ class CommandsTest {
         return ok(all.toArray(String[]::new)).json();
     }
 
+    /** query --json: one object whose "entries" is the list, and nothing else. */
+    private JsonNode entries(String... args) {
+        JsonNode document = json(args);
+        assertThat(document.isObject()).as(document.toString()).isTrue();
+        assertThat(document.size()).isEqualTo(1);
+        assertThat(document.path("entries").isArray()).as(document.toString()).isTrue();
+        return document.path("entries");
+    }
+
     private static List<String> texts(JsonNode array, String field) {
         List<String> texts = new ArrayList<>();
         array.forEach(node -> texts.add(field.isEmpty() ? node.asText() : node.path(field).asText()));
@@ -126,13 +135,13 @@ class CommandsTest {
         ok("set", "b", "2", "--tag", "x");
         ok("set", "c", "3");
         ok("set", "g", "4", "--scope", "global", "--tag", "x");
-        assertThat(texts(json("query", "*"), "key")).containsExactly("a", "b", "c");
-        assertThat(texts(json("query", "*", "--tag", "x"), "key")).containsExactly("a", "b");
-        assertThat(texts(json("query", "tag:x", "--scope", "project", "--scope", "global"), "key")).containsExactly("a", "b", "g");
-        assertThat(texts(json("query", "--order", "key-desc", "--limit", "2"), "key")).containsExactly("c", "b");
-        assertThat(texts(json("query", "*", "--offset", "1", "--limit", "1"), "key")).containsExactly("b");
-        assertThat(texts(json("query", "*", "--order", "updated-desc"), "key")).containsExactly("c", "b", "a");
-        JsonNode entry = json("query", "a").get(0);
+        assertThat(texts(entries("query", "*"), "key")).containsExactly("a", "b", "c");
+        assertThat(texts(entries("query", "*", "--tag", "x"), "key")).containsExactly("a", "b");
+        assertThat(texts(entries("query", "tag:x", "--scope", "project", "--scope", "global"), "key")).containsExactly("a", "b", "g");
+        assertThat(texts(entries("query", "--order", "key-desc", "--limit", "2"), "key")).containsExactly("c", "b");
+        assertThat(texts(entries("query", "*", "--offset", "1", "--limit", "1"), "key")).containsExactly("b");
+        assertThat(texts(entries("query", "*", "--order", "updated-desc"), "key")).containsExactly("c", "b", "a");
+        JsonNode entry = entries("query", "a").get(0);
         assertThat(entry.path("value").asText()).isEqualTo("1");
         assertThat(entry.path("scope").asText()).isEqualTo("project");
     }
@@ -142,7 +151,7 @@ class CommandsTest {
         CliHarness.Result result = ok("query", "nothing:*");
         assertThat(result.out()).isEmpty();
         assertThat(result.err()).contains("No entries match");
-        assertThat(json("query", "nothing:*")).isEmpty();
+        assertThat(entries("query", "nothing:*")).isEmpty();
     }
 
     @Test
@@ -158,14 +167,20 @@ class CommandsTest {
     void search_json_gives_key_scope_score_and_entry() {
         ok("set", "db", "We use SQLite for local state.", "--tag", "architecture");
         ok("set", "ui", "The UI is written in React.");
-        JsonNode hits = json("search", "sqlite", "--limit", "5", "--tag", "architecture");
+        JsonNode document = json("search", "sqlite", "--limit", "5", "--tag", "architecture");
+        assertThat(document.isObject()).as("one JSON object, like the other commands").isTrue();
+        assertThat(document.size()).isEqualTo(1);
+        JsonNode hits = document.path("hits");
         assertThat(hits).hasSize(1);
         JsonNode hit = hits.get(0);
         assertThat(hit.path("key").asText()).isEqualTo("db");
         assertThat(hit.path("scope").asText()).isEqualTo("project");
         assertThat(hit.path("score").asDouble()).isBetween(0.0, 1.0).isPositive();
         assertThat(hit.path("entry").path("value").asText()).isEqualTo("We use SQLite for local state.");
-        assertThat(json("search", "react", "--scope", "global")).isEmpty();
+        JsonNode none = json("search", "react", "--scope", "global");
+        assertThat(none.isObject()).isTrue();
+        assertThat(none.path("hits").isArray()).isTrue();
+        assertThat(none.path("hits")).isEmpty();
     }
 
     @Test
@@ -185,7 +200,7 @@ class CommandsTest {
         ok("set", "b", "2");
         ok("set", "g", "3", "--scope", "global");
         assertThat(ok("clear", "--scope", "project", "--yes").out()).isEqualTo("Removed 2 entries from scope project.\n");
-        assertThat(json("query", "*")).isEmpty();
+        assertThat(entries("query", "*")).isEmpty();
         ok("get", "g", "--scope", "global");
         JsonNode cleared = json("clear", "--scope", "global", "--yes");
         assertThat(cleared.path("removed").asInt()).isEqualTo(1);
@@ -231,7 +246,11 @@ class CommandsTest {
         assertThat(lines).satisfiesExactly(
                 line -> assertThat(line).matches("v1 " + ISO_INSTANT + " first version"),
                 line -> assertThat(line).matches("v2 " + ISO_INSTANT + " second version"));
-        JsonNode versions = json("history", "k");
+        JsonNode history = json("history", "k");
+        assertThat(history.isObject()).isTrue();
+        assertThat(history.path("key").asText()).isEqualTo("k");
+        assertThat(history.path("scope").asText()).isEqualTo("project");
+        JsonNode versions = history.path("versions");
         assertThat(texts(versions, "version")).containsExactly("1", "2");
         assertThat(versions.get(1).path("value").asText()).isEqualTo("second version\nwith a second line");
     }
@@ -273,10 +292,24 @@ class CommandsTest {
     @Test
     void config_prints_the_resolution_in_text() {
         String out = ok("config").out();
-        assertThat(out).contains("provider: file    (from built-in default)")
+        assertThat(out).as(out).contains("provider: file    (from built-in default")
                 .contains("project:  my-project    (from project directory name)")
                 .contains("files read: none")
-                .contains("session:  cli    (from default)");
+                .contains("session:  cli    (from default)")
+                .contains("providers found: file, in-memory");
+    }
+
+    @Test
+    void every_json_output_is_one_object() {
+        List<List<String>> commands = List.of(
+                List.of("providers"), List.of("config"), List.of("set", "a", "alpha"), List.of("set", "b", "beta"),
+                List.of("get", "a"), List.of("query"), List.of("search", "alpha"), List.of("relate", "a", "b", "USES"),
+                List.of("traverse", "a"), List.of("history", "a"), List.of("delete", "b"),
+                List.of("clear", "--scope", "project", "--yes"), List.of("init"));
+        for (List<String> command : commands) {
+            JsonNode document = json(command.toArray(String[]::new));
+            assertThat(document.isObject()).as(command + " --json printed " + document).isTrue();
+        }
     }
 
     @Test
@@ -290,7 +323,8 @@ class CommandsTest {
     void help_and_version_exit_0_and_no_subcommand_exits_2_with_usage() {
         CliHarness.Result help = ok("--help");
         assertThat(help.out()).contains("Usage: forge-memory").contains("Exit codes:").contains("FORGE_SESSION_ID")
-                .contains("unset ${VAR}");
+                .contains("unset ${VAR}").contains("126").containsPattern("(?m)^\\s+4\\s+backend or I/O")
+                .contains("JSON Lines").contains("one line on stderr");
         assertThat(ok("set", "--help").out()).contains("--value-file");
         assertThat(ok("--version").out()).startsWith("forge-memory ");
         CliHarness.Result none = cli.run();

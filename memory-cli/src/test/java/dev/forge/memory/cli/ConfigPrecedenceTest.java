@@ -174,12 +174,16 @@ class ConfigPrecedenceTest {
                     password: ${NEO4J_PASSWORD}
                     nested: { api_key: "${NEO4J_PASSWORD}", user: neo4j }
                 """);
+        // No 'graph' provider is installed here: config still shows the resolution, then exits 3 (see ErrorReportingTest).
         CliHarness.Result text = cli.run("config");
-        assertThat(text.exitCode()).as(text.toString()).isZero();
+        assertThat(text.exitCode()).as(text.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(text.out()).doesNotContain("s3cret-value").contains("password: ****").contains("provider: graph")
                 .contains("bolt://localhost:7687").contains(".forge/config.yaml").contains("session:  cli");
+        assertThat(text.err()).doesNotContain("s3cret-value");
         CliHarness.Result json = cli.run("config", "--json");
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(json.out()).doesNotContain("s3cret-value");
+        assertThat(json.err()).doesNotContain("s3cret-value");
         JsonNode config = json.json().path("config");
         assertThat(config.path("password").asText()).isEqualTo("****");
         assertThat(config.path("nested").path("api_key").asText()).isEqualTo("****");

@@ -2,9 +2,11 @@ package dev.forge.memory.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,6 +14,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every kind of failure: its exit code, one clear sentence on stderr, nothing on stdout, no stack trace. */
 class ErrorReportingTest {
+
+    /** One call of every command, each valid on an empty project. */
+    private static final String[][] EVERY_COMMAND = {
+        {"providers"}, {"init"}, {"config"}, {"set", "k", "v"}, {"get", "k"}, {"query"}, {"search", "x"},
+        {"delete", "k"}, {"clear", "--scope", "project", "--yes"}, {"relate", "a", "b", "T"}, {"traverse", "a"},
+        {"history", "k"},
+    };
+
+    private static String[] concat(String[] first, String[] second) {
+        return Stream.concat(Arrays.stream(first), Arrays.stream(second)).toArray(String[]::new);
+    }
 
     @TempDir
     Path root;
@@ -27,8 +40,14 @@ class ErrorReportingTest {
         CliHarness.Result result = cli.run(args);
         assertThat(result.exitCode()).as(result.toString()).isEqualTo(exitCode);
         assertThat(result.out()).as("stdout").isEmpty();
-        assertThat(result.err()).as("stderr").startsWith("forge-memory: ").doesNotContain("\tat ");
+        assertOneErrorLine(result);
         return result;
+    }
+
+    /** stderr is exactly one line, "forge-memory: ...", and so no stack trace (which only --verbose adds). */
+    private static void assertOneErrorLine(CliHarness.Result result) {
+        assertThat(result.err()).as("stderr").startsWith("forge-memory: ").endsWith("\n").doesNotContain("\tat ");
+        assertThat(result.err().lines().count()).as("lines on stderr: " + result.err()).isEqualTo(1);
     }
 
     private void succeeds(String... args) {
@@ -37,10 +56,27 @@ class ErrorReportingTest {
     }
 
     @Test
-    void malformed_yaml_exits_3_naming_file_line_and_column() {
-        cli.projectConfig("memory:\n  provider: file\n  config: [unclosed\n");
+    void malformed_yaml_exits_3_naming_file_line_and_column_on_one_line() {
+        // The flow sequence opened at line 3, column 11 never closes: reported where it starts (the parser notices
+        // at the end of the file, which the message adds in words).
+        Path file = cli.projectConfig("memory:\n  provider: file\n  config: [unclosed\n");
         CliHarness.Result result = fails(ExitCodes.CONFIGURATION, "get", "k");
-        assertThat(result.err()).containsPattern("\\.forge/config\\.yaml:\\d+:\\d+: malformed YAML");
+        assertThat(result.err()).startsWith("forge-memory: " + file + ":3:11: malformed YAML: ");
+    }
+
+    @Test
+    void a_tab_indented_line_exits_3_naming_that_line() {
+        Path file = cli.projectConfig("memory:\n  provider: file\n  config:\n\tbase_path: store\n");
+        CliHarness.Result result = fails(ExitCodes.CONFIGURATION, "config");
+        assertThat(result.err()).startsWith("forge-memory: " + file + ":4:1: malformed YAML: ");
+    }
+
+    @Test
+    void malformed_yaml_is_reported_without_quoting_the_file() {
+        cli.projectConfig("memory:\n  provider: file\n  config:\n    password: hunter2-secret\n    url: [unclosed\n");
+        CliHarness.Result result = fails(ExitCodes.CONFIGURATION, "config");
+        assertThat(result.err()).contains(":5:").contains("malformed YAML").doesNotContain("hunter2-secret")
+                .doesNotContain("unclosed");
     }
 
     @Test
@@ -193,6 +229,97 @@ class ErrorReportingTest {
         assertThat(result.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(result.err()).contains("typo").contains("does not exist");
         assertThat(missing).doesNotExist();
+    }
+
+    @Test
+    void an_empty_memory_provider_exits_2_for_every_command() {
+        for (String[] command : EVERY_COMMAND) {
+            CliHarness.Result result = fails(ExitCodes.USAGE, concat(new String[] {"--memory-provider", ""}, command));
+            assertThat(result.err()).as(String.join(" ", command)).contains("--memory-provider is empty");
+        }
+        assertThat(fails(ExitCodes.USAGE, "--memory-provider", "  ", "get", "k").err()).contains("--memory-provider is empty");
+        assertThat(fails(ExitCodes.USAGE, "config", "--memory-provider", "").err()).contains("--memory-provider is empty")
+                .contains("'forge-memory config --help'");
+    }
+
+    @Test
+    void an_empty_or_invalid_session_exits_2_for_every_command_including_config() {
+        for (String[] command : EVERY_COMMAND) {
+            CliHarness.Result result = fails(ExitCodes.USAGE, concat(new String[] {"--session", ""}, command));
+            assertThat(result.err()).as(String.join(" ", command)).contains("--session is empty");
+        }
+        assertThat(fails(ExitCodes.USAGE, "--session", " ", "config").err()).contains("--session is empty");
+        assertThat(fails(ExitCodes.USAGE, "--session", "a\u0007b", "config").err()).contains("--session").contains("U+0007");
+        assertThat(fails(ExitCodes.USAGE, "--session", "s".repeat(129), "config").err()).contains("the limit is 128");
+        cli.env.put("FORGE_SESSION_ID", "a\tb");
+        assertThat(fails(ExitCodes.USAGE, "config").err()).contains("$FORGE_SESSION_ID").contains("U+0009");
+        cli.env.put("FORGE_SESSION_ID", " ");
+        succeeds("config");
+    }
+
+    @Test
+    void empty_project_memory_config_and_init_provider_exit_2() {
+        CliHarness.Result project = cli.runRaw("", "--project", "", "config");
+        assertThat(project.exitCode()).as(project.toString()).isEqualTo(ExitCodes.USAGE);
+        assertThat(project.out()).isEmpty();
+        assertOneErrorLine(project);
+        assertThat(project.err()).contains("--project is empty");
+        assertThat(fails(ExitCodes.USAGE, "--memory-config", "", "config").err()).contains("--memory-config is empty");
+        assertThat(fails(ExitCodes.USAGE, "init", "--provider", "").err()).contains("--provider is empty");
+        assertThat(cli.project.resolve(".forge/config.yaml")).doesNotExist();
+    }
+
+    @Test
+    void help_still_works_with_an_empty_option() {
+        CliHarness.Result help = cli.run("--session", "", "get", "--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("Usage: forge-memory get");
+    }
+
+    @Test
+    void config_of_an_unknown_provider_prints_the_configuration_then_exits_3_listing_the_providers_found() {
+        CliHarness.Result text = cli.run("--memory-provider", "sqlitee", "config");
+        assertThat(text.exitCode()).as(text.toString()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(text.out()).contains("provider: sqlitee    (from --memory-provider)").contains("session:  cli")
+                .contains("providers found: file, in-memory");
+        assertOneErrorLine(text);
+        assertThat(text.err()).contains("No memory provider named 'sqlitee'").contains("Found: file, in-memory");
+
+        cli.projectConfig("memory:\n  provider: sqlitee\n");
+        CliHarness.Result json = cli.run("config", "--json");
+        assertThat(json.exitCode()).as(json.toString()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(json.json().path("provider").asText()).isEqualTo("sqlitee");
+        assertThat(json.json().path("providerAvailable").asBoolean(true)).isFalse();
+        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"in-memory\"]");
+        assertOneErrorLine(json);
+
+        JsonNode available = cli.run("config", "--json", "--memory-provider", "file").json();
+        assertThat(available.path("providerAvailable").asBoolean(false)).isTrue();
+    }
+
+    @Test
+    void a_config_file_that_cannot_be_written_exits_4() throws IOException {
+        Files.writeString(cli.project.resolve(".forge"), "a file where the .forge directory should be");
+        CliHarness.Result result = fails(ExitCodes.BACKEND, "init");
+        assertThat(result.err()).contains(".forge").contains("cannot be written");
+    }
+
+    @Test
+    void batch_results_that_cannot_be_written_exit_4() throws IOException {
+        succeeds("set", "k", "some text");
+        Path queries = Files.writeString(root.resolve("queries.jsonl"), "{\"id\": \"q\", \"text\": \"text\"}\n");
+        Files.writeString(root.resolve("blocked"), "a file where the output directory should be");
+        CliHarness.Result result = fails(ExitCodes.BACKEND, "search", "--batch", queries.toString(),
+                "--out", root.resolve("blocked/results.jsonl").toString());
+        assertThat(result.err()).contains("results cannot be written").contains("blocked");
+    }
+
+    @Test
+    void errors_stay_one_plain_line_on_stderr_with_json() {
+        CliHarness.Result missing = fails(ExitCodes.NOT_FOUND, "get", "nope", "--json");
+        assertThat(missing.err()).isEqualTo("forge-memory: No entry 'nope' in scope project.\n");
+        fails(ExitCodes.USAGE, "get", "k", "--colour", "--json");
+        fails(ExitCodes.CONFIGURATION, "--memory-provider", "nope", "query", "--json");
     }
 
     @Test

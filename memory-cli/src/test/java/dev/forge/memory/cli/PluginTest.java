@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.forge.memory.inmemory.InMemoryStore;
 import dev.forge.memory.spi.MemoryProviderFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import javax.tools.JavaCompiler;
@@ -29,20 +32,30 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PluginTest {
 
-    private static final String STORE_PROPERTY = "forge-memory.test.echo-plugin.store";
-
     /**
-     * The plugin keeps its in-memory store in a system property: every call loads the plugin through a new class
-     * loader, so a static field would not survive from {@code set} to {@code get}.
+     * The stores of the echo plugin, one per project directory. The plugin's own classes may be loaded afresh for
+     * each call, so its statics need not survive from {@code set} to {@code get}; this class is loaded once, by the
+     * test class loader, which is the plugin class loader's parent. The plugin finds it by name, so it compiles
+     * against memory-api alone. Nothing goes into global state such as the system properties.
      */
+    public static final class EchoStores {
+        public static final Map<Path, InMemoryStore> STORES = new ConcurrentHashMap<>();
+
+        private EchoStores() {
+        }
+    }
+
     private static final String FACTORY_SOURCE = """
             package echo;
 
             import dev.forge.memory.MemoryProvider;
             import dev.forge.memory.inmemory.InMemoryMemoryProvider;
             import dev.forge.memory.inmemory.InMemoryStore;
-            import dev.forge.memory.spi.MemoryProviderFactory;
+            import dev.forge.memory.inmemory.InMemoryStore;
+import dev.forge.memory.spi.MemoryProviderFactory;
             import dev.forge.memory.spi.ProviderContext;
+            import java.nio.file.Path;
+            import java.util.Map;
 
             public final class EchoPluginFactory implements MemoryProviderFactory {
                 public EchoPluginFactory() {
@@ -60,12 +73,19 @@ class PluginTest {
 
                 @Override
                 public MemoryProvider open(ProviderContext context) {
-                    InMemoryStore store = (InMemoryStore) System.getProperties()
-                            .computeIfAbsent("%s", k -> new InMemoryStore());
-                    return new InMemoryMemoryProvider(store, context);
+                    Map<Path, InMemoryStore> stores;
+                    try {
+                        @SuppressWarnings("unchecked")
+                        Map<Path, InMemoryStore> found = (Map<Path, InMemoryStore>) Class.forName("%s", true,
+                                EchoPluginFactory.class.getClassLoader()).getField("STORES").get(null);
+                        stores = found;
+                    } catch (ReflectiveOperationException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), k -> new InMemoryStore()), context);
                 }
             }
-            """.formatted(STORE_PROPERTY);
+            """.formatted(EchoStores.class.getName());
 
     @TempDir
     Path root;
@@ -79,7 +99,12 @@ class PluginTest {
 
     @AfterEach
     void forgetStore() {
-        System.getProperties().remove(STORE_PROPERTY);
+        EchoStores.STORES.remove(projectKey());
+    }
+
+    /** The key the plugin files this test's store under: the project directory, as the provider context gives it. */
+    private Path projectKey() {
+        return cli.project.toAbsolutePath().normalize();
     }
 
     /** A factory whose open() fails the way a plugin built against another API version does. */
@@ -87,7 +112,8 @@ class PluginTest {
             package echo;
 
             import dev.forge.memory.MemoryProvider;
-            import dev.forge.memory.spi.MemoryProviderFactory;
+            import dev.forge.memory.inmemory.InMemoryStore;
+import dev.forge.memory.spi.MemoryProviderFactory;
             import dev.forge.memory.spi.ProviderContext;
 
             public final class UnlinkableFactory implements MemoryProviderFactory {
@@ -161,6 +187,7 @@ class PluginTest {
                 .contains("module: " + jar).contains("Problems:").contains("broken.jar");
 
         ok("--memory-provider", "echo-plugin", "set", "greeting", "from a plugin");
+        assertThat(EchoStores.STORES).as("the plugin's store, reached through the test class loader").containsKey(projectKey());
         assertThat(ok("--memory-provider", "echo-plugin", "get", "greeting").out()).isEqualTo("from a plugin\n");
         assertThat(cli.run("get", "greeting").exitCode()).as("the file provider never saw it").isEqualTo(ExitCodes.NOT_FOUND);
     }

@@ -19,12 +19,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real {@code target/forge-memory.jar} in a child JVM: merged service files, logging on stderr only, exit codes.
- * Maven runs this class in the package phase, after the jar is built (see the module's POM); elsewhere it is
- * skipped when there is no jar.
+ * Maven runs this class in the package phase, right after shade (see the module's POM), and tells it so with the
+ * system property {@value #JAR_PROPERTY}, the jar's path: there, a missing jar fails every test. Run any other way
+ * (an IDE, {@code -Dtest=...} in the test phase), it uses {@code target/forge-memory.jar} if there is one, else skips.
  */
 class ShadedJarTest {
 
-    private static final Path JAR = Path.of(System.getProperty("basedir", ".")).resolve("target/forge-memory.jar").toAbsolutePath();
+    /** Set by the POM's shaded-jar execution to the jar shade just wrote. */
+    static final String JAR_PROPERTY = "forge-memory.jar";
+
+    private static final boolean IN_SHADED_JAR_EXECUTION = System.getProperty(JAR_PROPERTY) != null;
+
+    private static final Path JAR = (IN_SHADED_JAR_EXECUTION ? Path.of(System.getProperty(JAR_PROPERTY))
+            : Path.of(System.getProperty("basedir", ".")).resolve("target/forge-memory.jar")).toAbsolutePath();
+
+    /** Variables that make a JVM print "Picked up ..." on stderr, which the tests compare exactly. */
+    private static final List<String> JVM_OPTION_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
 
     @TempDir
     Path root;
@@ -40,7 +50,11 @@ class ShadedJarTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        assumeThat(JAR).as("the shaded jar is built by 'mvn package'").isRegularFile();
+        if (IN_SHADED_JAR_EXECUTION) {
+            assertThat(JAR).as("the jar shade should have written just before this execution").isRegularFile();
+        } else {
+            assumeThat(JAR).as("the shaded jar is built by 'mvn package'").isRegularFile();
+        }
         project = Files.createDirectories(root.resolve("project"));
         forgeHome = Files.createDirectories(root.resolve("forge-home"));
     }
@@ -53,6 +67,7 @@ class ShadedJarTest {
         Map<String, String> env = builder.environment();
         env.remove("FORGE_MEMORY_PROVIDER");
         env.remove("FORGE_SESSION_ID");
+        JVM_OPTION_VARIABLES.forEach(env::remove);
         env.put("FORGE_HOME", forgeHome.toString());
         Path out = root.resolve("stdout");
         Path err = root.resolve("stderr");
@@ -96,6 +111,17 @@ class ShadedJarTest {
         assertThat(run("", "clear", "--scope", "project").exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run("", "--memory-provider", "nope", "get", "k").exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(run("", "search", "x", "--mode", "semantic").exitCode()).isEqualTo(ExitCodes.UNSUPPORTED);
+        Run empty = run("", "--memory-provider", "", "config");
+        assertThat(empty.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(empty.err()).startsWith("forge-memory: --memory-provider is empty").endsWith("\n");
+        assertThat(empty.err().lines().count()).as(empty.err()).isEqualTo(1);
+    }
+
+    @Test
+    void the_child_jvm_runs_without_jvm_option_variables() throws Exception {
+        // Were they passed on, a "Picked up JAVA_TOOL_OPTIONS" line would break the exact stderr assertions.
+        Run run = run("", "get", "nope");
+        assertThat(run.err()).doesNotContain("Picked up");
     }
 
     @Test
@@ -105,6 +131,7 @@ class ShadedJarTest {
         Run verbose = run("", "--verbose", "query", "--json");
         assertThat(verbose.exitCode()).as(verbose.toString()).isZero();
         assertThat(verbose.err()).contains("INFO").contains("markdown");
-        assertThat(verbose.json()).isEmpty();
+        assertThat(verbose.json().path("entries").isArray()).as(verbose.out()).isTrue();
+        assertThat(verbose.json().path("entries")).isEmpty();
     }
 }

@@ -91,10 +91,5 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
         public String id() {
             return name().toLowerCase(Locale.ROOT);
         }
-
-        /** The file name extension of an entry file in this encoding. */
-        public String extension() {
-            return this == GZIP ? ".json.gz" : ".json";
-        }
     }
 }

@@ -62,37 +62,60 @@ import java.util.Set;
  * <h2>Writes</h2>
  * A write goes to a temporary file in the same directory, is forced to the disk ({@code fsync: true}) and renamed
  * over the old file atomically: a reader sees the old entry or the new one, never a part, and a crash leaves
- * no half-written entry. An encoded file over {@code max_file_size} is refused with a
+ * no half-written entry. The replaced version is kept as history by a hard link to its file (a copy where the file
+ * system has no hard links), so an overwrite costs one rename and three fsyncs (the history directory, the new
+ * file, the scope directory), a new key two. An encoded file over {@code max_file_size} is refused with a
  * {@link dev.forge.memory.ValueTooLargeException}.
+ *
+ * <p>A failed call changes nothing: each step of a write (history link, new file, files renamed out of the way
+ * before they are deleted, the relations file) is undone if a later one fails, and the error says what failed. Only
+ * if undoing fails too (the disk failing twice) can part of the change stay, and the error says so. Thread
+ * interrupts do not cut a call short: files are read and written with streams that interrupts do not close, the
+ * few channel operations are retried, and the interrupt flag is set again when the call returns. A failed fsync is
+ * an error, except on Windows, which cannot fsync a directory.
+ *
+ * <p>On POSIX file systems files are created {@code 0600} and directories {@code 0700}. File names stay within
+ * the 143 bytes of eCryptfs. Symbolic links in the store are never followed when deleting or moving; a history
+ * directory that is a link is moved aside, not written through or read.
  *
  * <h2>Damaged files</h2>
  * A file that cannot be parsed (or holds another key) never stops the store from opening: it is logged, kept
  * out of queries and searches, and {@code get} of its key throws {@link dev.forge.memory.CorruptEntryException}
  * naming the file. It is never deleted or overwritten: a later {@code set} or {@code delete} of the key first
  * renames it to {@code <file>.corrupt-<timestamp>} (with the key's history), and {@code clear} leaves it in place.
+ * A damaged {@code relations.json} fails graph reads and {@code unrelate} the same way; {@code relate} moves it
+ * aside and starts a new one.
  *
  * <h2>Several processes and instances</h2>
  * Any number of processes, and provider instances within one process, may open the same directory at once.
- * Every write takes an exclusive lock, an OS file lock on {@code .lock} combined with a JVM-wide lock for the
- * directory, reads the changes of other writers first (so versions never go back), and appends what it changed
- * to the {@code journal}. Each provider keeps an in-memory index of its session, project and global entries;
- * before every read it compares the journal with what it has seen (one {@code stat}) and, if it grew, re-reads
- * just the files named in the new lines, under a shared lock, so that it never sees half of another writer's
- * change. When the journal grows past its limit a writer starts a new generation and readers rescan. Every read
- * therefore sees every write that finished before it started, in this process or another. A process that dies
- * between writing an entry file and its journal line leaves a complete entry whose change providers already
- * open elsewhere see only at their next rescan (a reopen, or the next journal generation). The directory must
- * be on a local file system with working file locks; network file systems are not supported.
+ * Every write takes an exclusive lock: an OS file lock on {@code .lock}, combined with a lock shared by every
+ * provider of this JVM on the same lock file, found by the file's identity (device and inode), so a directory
+ * reached by two paths has one lock. After locking, a holder checks that {@code .lock} is still the file it locked;
+ * if the directory was deleted and created again meanwhile, it locks the new one, as new processes do. Under the
+ * lock a writer reads the changes of other writers first, then re-reads from disk the entry files and the
+ * relations file it is about to change (one small read, one {@code stat}), so that a change its index missed is
+ * never overwritten; {@code clear} lists the directory. It appends what it is going to change to the
+ * {@code journal} before changing any file, so no change reaches the disk unjournaled; a line whose change then
+ * failed only makes readers re-read an unchanged file. Each provider keeps an in-memory index of its session,
+ * project and global entries; before every read it compares the journal with what it has seen (one {@code stat})
+ * and, if it grew, re-reads just the files named in the new lines, under a shared lock, so that it never sees half
+ * of another writer's change. A damaged or cut-off journal line, a new journal generation (started when the journal
+ * grows past its limit) or a missing journal makes readers rescan. Every read therefore sees every write that
+ * finished before it started, in this process or another. The directory must be on a local file system with
+ * working file locks; network file systems are not supported.
  *
- * <h2>Transactions</h2>
+ * <h2>Transactions and crashes</h2>
  * Optimistic: writes are buffered, reads inside see them, and commit fails with
  * {@link dev.forge.memory.ConflictException} (applying nothing) if any key the transaction read or wrote was
- * changed by another writer since it first touched it. Commit holds the store lock, writes a commit record to
- * {@code transactions/} and forces it to disk before changing any entry, and removes it when done; a record left
- * by a crash is completed by the next process that opens or writes the store, so after a crash either all of a
- * commit is there or none. Its journal lines are written only once all its files are in place, so providers
- * already open see none of it before then. (With {@code fsync: false} this holds for a crash of the process, not
- * of the machine.)
+ * changed by another writer since it first touched it (re-read from disk to check). Commit holds the store lock,
+ * writes a commit record to {@code transactions/} and forces it to disk before changing any entry, applies every
+ * change, journals them all at once, and removes the record: other providers see all of a commit or none of it.
+ * If a change fails, the commit is undone and fails with nothing applied (retrying is safe); if undoing fails, it
+ * is completed instead; if that fails too, the error names the record, which stays. A record left by a crash (or
+ * that last case) is completed by the next process that opens or writes the store, so that either all of a commit
+ * is there or none; while it cannot be completed, writes fail with a message naming it, and reads still work.
+ * A crash in the middle of a single write leaves the old or the new file, and its journal line in any case. (With
+ * {@code fsync: false} all this holds for a crash of the process, not of the machine.)
  *
  * <p>Thread-safe; no background threads. Semantic search is not offered.
  */

@@ -131,7 +131,7 @@ class CorruptFileTest {
     }
 
     @Test
-    void a_damaged_relations_file_fails_graph_reads_and_is_moved_aside_by_the_next_relation() throws IOException {
+    void a_damaged_relations_file_fails_graph_reads_and_unrelate_and_is_moved_aside_by_the_next_relation() throws IOException {
         try (FileMemoryProvider provider = open(store)) {
             provider.set("other", "x", Scope.PROJECT);
             provider.requireGraph().relate(EntryRef.of("good", Scope.PROJECT), EntryRef.of("other", Scope.PROJECT), "LINKS");
@@ -146,6 +146,9 @@ class CorruptFileTest {
                     .hasMessageContaining("left in place");
             assertThatThrownBy(() -> provider.requireGraph().traverse(good, Traversal.outgoing(2)))
                     .isInstanceOf(CorruptEntryException.class);
+            assertThatThrownBy(() -> provider.requireGraph().unrelate(good, EntryRef.of("other", Scope.PROJECT), "LINKS"))
+                    .isInstanceOf(CorruptEntryException.class)
+                    .hasMessageContaining("relations.json");
             assertThat(Files.readString(relations)).isEqualTo("[not json");
 
             provider.requireGraph().relate(good, EntryRef.of("other", Scope.PROJECT), "NEW");

@@ -10,8 +10,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,25 +29,30 @@ class CrossProcessTest {
     Path store;
 
     @TempDir
-    Path logs;
+    Path signals;
 
     private Process startChild() throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                ChildWriter.class.getName(), store.toString(), Stores.PROJECT, Integer.toString(CHILD_ENTRIES));
+        ProcessBuilder builder = new ProcessBuilder(Children.java(ChildWriter.class, store.toString(), Stores.PROJECT,
+                Integer.toString(CHILD_ENTRIES), signals.toString()));
         builder.redirectErrorStream(true);
-        builder.redirectOutput(logs.resolve("child.log").toFile());
+        builder.redirectOutput(signals.resolve("child.log").toFile());
         return builder.start();
+    }
+
+    private String log() throws IOException {
+        return Files.readString(signals.resolve("child.log"), StandardCharsets.UTF_8);
+    }
+
+    /** Waits until the child has its provider open, so that what follows overlaps with it. */
+    private void awaitReady(Process child) throws IOException {
+        boolean ready = Children.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60));
+        assertThat(ready).as("the child opened the store; alive: %s, its output:%n%s", child.isAlive(), log()).isTrue();
     }
 
     private void awaitSuccess(Process child) throws Exception {
         boolean exited = child.waitFor(60, TimeUnit.SECONDS);
-        if (!exited) {
-            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        String log = Files.readString(logs.resolve("child.log"), StandardCharsets.UTF_8);
-        assertThat(exited).as("the child process finished in time; its output:%n%s", log).isTrue();
-        assertThat(child.exitValue()).as("the child process succeeded; its output:%n%s", log).isZero();
+        assertThat(exited).as("the child process finished in time; its output:%n%s", log()).isTrue();
+        assertThat(child.exitValue()).as("the child process succeeded; its output:%n%s", log()).isZero();
     }
 
     @Test
@@ -53,7 +61,14 @@ class CrossProcessTest {
             provider.set("shared", "parent write before the child", Scope.PROJECT);
             assertThat(provider.query(Query.of("child:*"))).isEmpty();
 
-            awaitSuccess(startChild());
+            Process child = startChild();
+            try {
+                awaitReady(child);
+                Children.signal(signals.resolve("go"));
+                awaitSuccess(child);
+            } finally {
+                child.destroyForcibly();
+            }
 
             List<MemoryEntry> children = provider.query(Query.of("child:*", Scope.PROJECT));
             assertThat(children).hasSize(CHILD_ENTRIES - 1).extracting(MemoryEntry::key).doesNotContain("child:0");
@@ -75,21 +90,33 @@ class CrossProcessTest {
         try (FileMemoryProvider provider = open(store)) {
             Process child = startChild();
             int parentWrites = 0;
-            // Write while the child is running (bounded, in case it finishes early or hangs).
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (parentWrites < 200 && System.nanoTime() < deadline && (parentWrites < 20 || child.isAlive())) {
-                provider.set("parent:" + parentWrites, "from the parent", Scope.PROJECT);
-                provider.set("shared", "parent write " + parentWrites, Scope.PROJECT);
-                parentWrites++;
+            try {
+                awaitReady(child);
+                // Both are open; both start writing now.
+                Children.signal(signals.resolve("go"));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (parentWrites < 400 && System.nanoTime() < deadline && (parentWrites < 20 || child.isAlive())) {
+                    provider.set("parent:" + parentWrites, "from the parent", Scope.PROJECT);
+                    provider.set("shared", "parent write " + parentWrites, Scope.PROJECT);
+                    parentWrites++;
+                    // Let a waiting child in: an OS file lock is not fair, a release and a re-lock can starve it.
+                    Thread.sleep(1);
+                }
+                awaitSuccess(child);
+            } finally {
+                child.destroyForcibly();
             }
-            awaitSuccess(child);
 
             assertThat(provider.query(Query.of("parent:*", Scope.PROJECT))).hasSize(parentWrites);
             assertThat(provider.query(Query.of("child:*", Scope.PROJECT))).hasSize(CHILD_ENTRIES - 1);
             long sharedWrites = parentWrites + CHILD_ENTRIES;
             assertThat(provider.get("shared", Scope.PROJECT).orElseThrow().version()).isEqualTo(sharedWrites);
-            assertThat(provider.requireHistory().versions("shared", Scope.PROJECT)).extracting(MemoryEntry::version)
-                    .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, sharedWrites).boxed().toList());
+            List<MemoryEntry> versions = provider.requireHistory().versions("shared", Scope.PROJECT);
+            assertThat(versions).extracting(MemoryEntry::version)
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, sharedWrites).boxed().toList());
+            // The writes really overlapped: the key's history alternates between the two processes more than once.
+            String writers = versions.stream().map(v -> v.value().startsWith("child") ? "C" : "P").collect(Collectors.joining());
+            assertThat(writers.replaceAll("(.)\\1+", "$1")).as("who wrote each version: %s", writers).hasSizeGreaterThanOrEqualTo(3);
         }
     }
 }

@@ -188,7 +188,7 @@ class FileLayoutTest {
         try (FileMemoryProvider provider = open(store)) {
             provider.set("k", "complete", Scope.PROJECT);
         }
-        Path leftover = scopeDirectory(store, Scope.PROJECT).resolve(".k.json.1234abcd.tmp");
+        Path leftover = scopeDirectory(store, Scope.PROJECT).resolve(".tmp-00000000deadbeef");
         Files.writeString(leftover, "{\"key\":\"k\",\"val");
         try (FileMemoryProvider provider = open(store)) {
             assertThat(provider.get("k", Scope.PROJECT).orElseThrow().value()).isEqualTo("complete");

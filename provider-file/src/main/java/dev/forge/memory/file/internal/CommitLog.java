@@ -17,9 +17,11 @@ import java.util.UUID;
 
 /**
  * Commit records of transactions, {@code <store>/transactions/<id>.json}: written (and forced to disk) before a
- * commit changes any entry file, removed once every change is in place. A record still there when the store is
- * next locked belongs to a commit that did not finish; it is applied again from the start, which gives the same
- * result however far the first attempt got.
+ * commit changes any entry file, removed once every change is in place and journaled. A commit that fails in the
+ * process undoes its changes and removes its record; a record still there when the store is next locked belongs
+ * to a commit that was cut off (a crash) or could be neither undone nor finished. It is applied again from the
+ * start, which gives the same result however far the first attempt got: each write carries the entry it
+ * replaces, which becomes history whatever the file holds by then.
  */
 public final class CommitLog {
 
@@ -112,12 +114,7 @@ public final class CommitLog {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("format", EntryCodec.FORMAT);
         root.put("operations", items);
-        if (!Files.isDirectory(directory)) {
-            Files.createDirectories(directory);
-            if (fsync) {
-                AtomicFiles.syncDirectory(directory.getParent());
-            }
-        }
+        AtomicFiles.createDirectories(directory, fsync);
         Path file = directory.resolve(UUID.randomUUID() + SUFFIX);
         AtomicFiles.write(directory, file, EntryCodec.JSON.writeValueAsBytes(root), fsync);
         return new Record(file, List.copyOf(operations));
@@ -148,7 +145,7 @@ public final class CommitLog {
     public Record read(Path file) throws IOException, EntryCodec.MalformedException {
         JsonNode root;
         try {
-            root = EntryCodec.JSON.readTree(Files.readAllBytes(file));
+            root = EntryCodec.JSON.readTree(AtomicFiles.readAll(file));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new EntryCodec.MalformedException(EntryCodec.notJson(e), e);
         }

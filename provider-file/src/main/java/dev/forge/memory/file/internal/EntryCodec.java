@@ -103,17 +103,17 @@ public final class EntryCodec {
     }
 
     /**
-     * Reads an entry file; a name ending in {@code .gz} is decompressed.
+     * Reads an entry file; a name ending in {@code .gz} is decompressed. No interruptible channel is used.
      *
      * @throws IOException        if the file cannot be read at all (missing, no permission)
      * @throws MalformedException if its content is not an entry
      */
     public static MemoryEntry read(Path file) throws IOException, MalformedException {
         long size = Files.size(file);
-        if (size > MAX_READ_BYTES) {
-            throw new MalformedException("it is " + size + " bytes, more than any entry this provider writes", null);
+        byte[] bytes = size > MAX_READ_BYTES ? null : AtomicFiles.readAtMost(file, (int) MAX_READ_BYTES);
+        if (bytes == null || bytes.length > MAX_READ_BYTES) {
+            throw new MalformedException("it is over " + MAX_READ_BYTES + " bytes, more than any entry this provider writes", null);
         }
-        byte[] bytes = Files.readAllBytes(file);
         if (file.getFileName().toString().endsWith(".gz")) {
             bytes = gunzip(bytes);
         }

@@ -2,12 +2,14 @@ package dev.forge.memory.file.internal;
 
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.Scope;
 import dev.forge.memory.ValueTooLargeException;
 import dev.forge.memory.spi.Keys;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -27,6 +29,10 @@ import org.slf4j.LoggerFactory;
  * {@code .json.gz}); its earlier versions are {@code <store>/<ns>/.history/<name>/<version>.json}. Both
  * encodings are read whatever the configured one is, so switching {@code compression} keeps old files
  * readable; a write in one encoding removes the file in the other.
+ *
+ * <p>Writes and removals register how to undo each step with a {@link FileChanges}. An overwrite keeps the
+ * replaced file as history by a hard link, not by writing it again. Symbolic links under {@code .history} are
+ * never followed: a linked history directory is moved aside before a write, and ignored by reads and removals.
  */
 public final class EntryFiles {
 
@@ -91,14 +97,14 @@ public final class EntryFiles {
         return directory(namespace).resolve(name + (gzip ? PLAIN : GZIP));
     }
 
-    /** The existing file of {@code name}, preferring the configured encoding. */
+    /** The existing entry file of {@code name} (a regular file), preferring the configured encoding. */
     public Optional<Path> existing(Namespace namespace, String name) {
         Path target = target(namespace, name);
-        if (Files.exists(target)) {
+        if (Files.isRegularFile(target)) {
             return Optional.of(target);
         }
         Path other = other(namespace, name);
-        return Files.exists(other) ? Optional.of(other) : Optional.empty();
+        return Files.isRegularFile(other) ? Optional.of(other) : Optional.empty();
     }
 
     /**
@@ -173,6 +179,10 @@ public final class EntryFiles {
         return null;
     }
 
+    private static String extension(Path file) {
+        return file.getFileName().toString().endsWith(GZIP) ? GZIP : PLAIN;
+    }
+
     /**
      * Encodes an entry for writing, checking the file size limit.
      *
@@ -188,57 +198,131 @@ public final class EntryFiles {
         return bytes;
     }
 
-    /** Writes the current entry file of {@code name} atomically, then removes its file in the other encoding. */
-    public void writeCurrent(Namespace namespace, String name, byte[] bytes) throws IOException {
+    /**
+     * Writes {@code bytes} as the current entry file of {@code name} atomically, keeping {@code previous} as an
+     * earlier version, and removes the file in the other encoding. Without {@code previous}, history left by an
+     * earlier life of the key is removed (versions restart at 1).
+     *
+     * @param previousOnDisk whether the existing file holds exactly {@code previous}, so that it is kept by a hard
+     *                       link rather than written again
+     */
+    public void write(Namespace namespace, String name, Optional<MemoryEntry> previous, boolean previousOnDisk, byte[] bytes,
+                      FileChanges changes) throws IOException {
         Path directory = directory(namespace);
-        ensureDirectory(directory);
-        AtomicFiles.write(directory, target(namespace, name), bytes, fsync);
-        Files.deleteIfExists(other(namespace, name));
+        AtomicFiles.createDirectories(directory, fsync);
+        Path target = target(namespace, name);
+        Optional<Path> old = existing(namespace, name);
+        boolean replacing = old.isPresent() && old.get().equals(target);
+        // A second name of the file being replaced, to restore it from if a later step fails.
+        Path restore = null;
+        if (previous.isPresent()) {
+            Path versions = historyDirectory(namespace, name);
+            Path history;
+            if (previousOnDisk && old.isPresent()) {
+                history = versions.resolve(previous.get().version() + extension(old.get()));
+                AtomicFiles.link(old.get(), history, directory, fsync);
+                restore = history;
+            } else {
+                history = versions.resolve(previous.get().version() + (gzip ? GZIP : PLAIN));
+                AtomicFiles.put(directory, history, EntryCodec.encode(previous.get(), gzip), fsync);
+            }
+            changes.onUndo(() -> Files.deleteIfExists(history));
+            if (fsync) {
+                AtomicFiles.syncDirectory(versions);
+            }
+        } else {
+            trashHistory(namespace, name, changes);
+        }
+        if (replacing && restore == null) {
+            Path backup = AtomicFiles.tempName(directory);
+            AtomicFiles.link(old.get(), backup, directory, false);
+            changes.onUndo(() -> Files.deleteIfExists(backup));
+            changes.onComplete(() -> Files.deleteIfExists(backup));
+            restore = backup;
+        }
+        // Each undo step is registered once its step happened, so that undoing never touches what was in the way.
+        AtomicFiles.put(directory, target, bytes, fsync);
+        if (replacing) {
+            Path source = restore;
+            changes.onUndo(() -> {
+                AtomicFiles.link(source, target, directory, fsync);
+                sync(namespace);
+            });
+        } else {
+            changes.onUndo(() -> Files.deleteIfExists(target));
+        }
+        Path other = other(namespace, name);
+        if (Files.exists(other, LinkOption.NOFOLLOW_LINKS)) {
+            changes.trash(other, directory);
+        }
+        sync(namespace);
     }
 
-    /** Keeps {@code previous} as an earlier version of {@code name}. */
-    public void writeHistory(Namespace namespace, String name, MemoryEntry previous) throws IOException {
+    /**
+     * Removes the entry files of {@code name} (both encodings) and its history: renamed out of the way now,
+     * deleted when the write completes. Call {@link #sync} afterwards.
+     *
+     * @return whether there was a file
+     */
+    public boolean remove(Namespace namespace, String name, FileChanges changes) throws IOException {
         Path directory = directory(namespace);
-        Path versions = historyDirectory(namespace, name);
-        ensureDirectory(versions);
-        String file = previous.version() + (gzip ? GZIP : PLAIN);
-        AtomicFiles.write(directory, versions.resolve(file), EntryCodec.encode(previous, gzip), fsync);
-    }
-
-    /** Creates a directory and, when forcing writes to disk, the entries of the new directories in their parents. */
-    private void ensureDirectory(Path directory) throws IOException {
-        if (Files.isDirectory(directory)) {
-            return;
-        }
-        Path existing = directory;
-        while (existing != null && !Files.isDirectory(existing)) {
-            existing = existing.getParent();
-        }
-        Files.createDirectories(directory);
-        if (fsync) {
-            for (Path created = directory.getParent(); created != null; created = created.getParent()) {
-                AtomicFiles.syncDirectory(created);
-                if (created.equals(existing)) {
-                    break;
-                }
+        boolean removed = false;
+        for (Path file : List.of(target(namespace, name), other(namespace, name))) {
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                changes.trash(file, directory);
+                removed = true;
             }
         }
+        trashHistory(namespace, name, changes);
+        return removed;
     }
 
-    private Path historyDirectory(Namespace namespace, String name) {
-        return directory(namespace).resolve(HISTORY_DIRECTORY).resolve(name);
+    /** Forces the renames and removals in a namespace's directory to the disk, when {@code fsync}. */
+    public void sync(Namespace namespace) throws IOException {
+        if (fsync) {
+            AtomicFiles.syncDirectory(directory(namespace));
+        }
+    }
+
+    private void trashHistory(Namespace namespace, String name, FileChanges changes) throws IOException {
+        Path base = directory(namespace).resolve(HISTORY_DIRECTORY);
+        if (!Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Path versions = base.resolve(name);
+        if (Files.exists(versions, LinkOption.NOFOLLOW_LINKS)) {
+            changes.trash(versions, directory(namespace));
+        }
+    }
+
+    /** The history directory of {@code name}, created if needed; a link or file in the way of it is moved aside. */
+    private Path historyDirectory(Namespace namespace, String name) throws IOException {
+        Path base = realDirectory(directory(namespace).resolve(HISTORY_DIRECTORY));
+        return realDirectory(base.resolve(name));
+    }
+
+    private Path realDirectory(Path directory) throws IOException {
+        if (Files.exists(directory, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+            Path aside = AtomicFiles.moveAside(directory, Instant.now());
+            LOG.warn("{} is not a directory (a symbolic link or a file); moved it aside to {} instead of writing through it",
+                    directory, aside.getFileName());
+        }
+        AtomicFiles.createDirectories(directory, fsync);
+        return directory;
     }
 
     /**
      * Every version of the key whose current entry is {@code current}, oldest first, ending with {@code current}.
-     * Files of versions at or above the current one are leftovers of an earlier life of the key and skipped.
+     * Files of versions at or above the current one are leftovers of an earlier life of the key and skipped; a
+     * history directory that is a symbolic link is not followed.
      *
      * @throws CorruptEntryException if a version file is damaged
      */
     public List<MemoryEntry> versions(Namespace namespace, String name, MemoryEntry current) throws IOException {
-        Path versions = historyDirectory(namespace, name);
+        Path base = directory(namespace).resolve(HISTORY_DIRECTORY);
+        Path versions = base.resolve(name);
         Map<Long, MemoryEntry> found = new HashMap<>();
-        if (Files.isDirectory(versions)) {
+        if (Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS) && Files.isDirectory(versions, LinkOption.NOFOLLOW_LINKS)) {
             try (DirectoryStream<Path> files = Files.newDirectoryStream(versions)) {
                 for (Path file : files) {
                     String stem = stem(file.getFileName().toString());
@@ -284,44 +368,24 @@ public final class EntryFiles {
         return Long.parseLong(stem);
     }
 
-    /** Removes the entry file of {@code name} (both encodings) and its history; returns whether a file was there. */
-    public boolean delete(Namespace namespace, String name) throws IOException {
-        boolean removed = Files.deleteIfExists(target(namespace, name));
-        removed |= Files.deleteIfExists(other(namespace, name));
-        deleteHistory(namespace, name);
-        return removed;
-    }
-
-    /** Removes the history of {@code name}, if any. */
-    public void deleteHistory(Namespace namespace, String name) throws IOException {
-        AtomicFiles.deleteTree(historyDirectory(namespace, name));
-    }
-
     /**
-     * Moves a damaged entry file, and the history of its key, aside to {@code NAME.corrupt-TIMESTAMP}. Logged as a
-     * warning, since the data is kept but no longer read.
+     * Moves a damaged entry file, and the history of its key, aside to {@code NAME.corrupt-TIMESTAMP} (moved back
+     * if the write is undone). Logged as a warning, since the data is kept but no longer read.
      */
-    public void moveAside(Namespace namespace, String name, Instant now) throws IOException {
-        for (Path file : List.of(target(namespace, name), other(namespace, name))) {
-            if (Files.exists(file)) {
+    public void moveAside(Namespace namespace, String name, Instant now, FileChanges changes) throws IOException {
+        List<Path> paths = new ArrayList<>(List.of(target(namespace, name), other(namespace, name)));
+        Path base = directory(namespace).resolve(HISTORY_DIRECTORY);
+        if (Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS)) {
+            paths.add(base.resolve(name));
+        }
+        for (Path file : paths) {
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
                 Path aside = AtomicFiles.moveAside(file, now);
-                LOG.warn("Moved the damaged entry file {} aside to {} before replacing it", file, aside.getFileName());
+                changes.onUndo(() -> Files.move(aside, file));
+                LOG.warn("Moved the damaged entry file {} (or its history) aside to {} before replacing it", file, aside.getFileName());
             }
         }
-        Path history = historyDirectory(namespace, name);
-        if (Files.isDirectory(history)) {
-            Path aside = AtomicFiles.moveAside(history, now);
-            LOG.warn("Moved the history {} of a damaged entry aside to {}", history, aside.getFileName());
-        }
-    }
-
-    /**
-     * Whether the existing file of {@code name} is damaged; used where the index cannot tell (recovery of a
-     * commit in another namespace).
-     */
-    public boolean isDamaged(Namespace namespace, String name) throws IOException {
-        Optional<Loaded> loaded = load(namespace, name);
-        return loaded.isPresent() && !loaded.get().ok();
+        sync(namespace);
     }
 
     /** Removes temporary files of writes that never finished. Call only under the exclusive store lock. */
@@ -335,7 +399,7 @@ public final class EntryFiles {
         try {
             Files.deleteIfExists(directory.resolve(HISTORY_DIRECTORY));
             Files.deleteIfExists(directory);
-            if (namespace.scope() == dev.forge.memory.Scope.SESSION) {
+            if (namespace.scope() == Scope.SESSION) {
                 Files.deleteIfExists(directory.getParent());
             }
         } catch (DirectoryNotEmptyException e) {

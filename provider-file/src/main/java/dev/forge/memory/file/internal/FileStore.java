@@ -13,7 +13,6 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.file.internal.CommitLog.Operation;
-import dev.forge.memory.file.internal.CommitLog.Remove;
 import dev.forge.memory.file.internal.CommitLog.Write;
 import dev.forge.memory.file.internal.EntryFiles.Loaded;
 import dev.forge.memory.file.internal.Journal.Line;
@@ -23,7 +22,11 @@ import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.GraphWalker;
 import dev.forge.memory.spi.Keys;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileLockInterruptionException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -48,7 +51,14 @@ import org.slf4j.LoggerFactory;
  * made on disk under the {@link StoreLock}.
  *
  * <p>Locking order: the store lock (exclusive for writers, shared for readers catching up), then this engine's
- * index lock. Reads that find the journal unchanged take only the index lock.
+ * index lock. Reads that find the journal unchanged take only the index lock. Both reads and writes run with the
+ * thread's interrupt flag cleared (and set again afterwards), so that an interrupt cannot cut a change in half.
+ *
+ * <p>A write, under the exclusive lock: catches up with the journal, completes any commit a crash cut off,
+ * re-reads from disk what it is about to change (the index may have missed a change: a lost journal line), journals
+ * the change (a transaction commit: once its files are in place), then changes the files, each step undoable
+ * through {@link FileChanges}. If a step fails, the steps before it are undone and the index rescans, so a failed
+ * call leaves the store as it was.
  */
 @SuppressWarnings("try") // lock holders are used only to be closed
 public final class FileStore {
@@ -76,7 +86,7 @@ public final class FileStore {
     }
 
     /** The reader's place in the journal. */
-    private record Cursor(String generation, long offset, Journal.Stamp stamp) {
+    private record Cursor(String generation, long offset, FileStamp stamp) {
     }
 
     /** The current entries and damaged files of one visible namespace, by file name. */
@@ -85,21 +95,9 @@ public final class FileStore {
         final Map<String, Loaded> damaged = new HashMap<>();
     }
 
-    /** What one write changed, for the journal. */
-    private static final class Changes {
-        final List<Line> lines = new ArrayList<>();
-        final List<IoAction> afterJournal = new ArrayList<>();
-        boolean relationsChanged;
-    }
-
-    @FunctionalInterface
-    private interface IoAction {
-        void run() throws IOException;
-    }
-
     @FunctionalInterface
     private interface Work<T> {
-        T run(Changes changes) throws IOException;
+        T run(FileChanges changes) throws IOException;
     }
 
     @FunctionalInterface
@@ -128,8 +126,9 @@ public final class FileStore {
     private Map<Node, List<Edge>> outgoing = Map.of();
     private Map<Node, List<Edge>> incoming = Map.of();
     private String relationsProblem;
+    private FileStamp relationsStamp;
 
-    private volatile Cursor cursor = new Cursor(null, 0, Journal.Stamp.MISSING);
+    private volatile Cursor cursor = new Cursor(null, 0, FileStamp.MISSING);
     private volatile boolean stale = true;
 
     private FileStore(String provider, Path store, StoreLock storeLock, String projectId, String sessionId, Clock clock,
@@ -155,7 +154,8 @@ public final class FileStore {
     /**
      * Opens the store in {@code directory}, creating it if needed: takes the store lock, removes temporary files
      * of writes that never finished, completes interrupted commits, and builds the index by scanning this
-     * provider's three directories. A damaged entry file is logged and kept out of the index.
+     * provider's three directories. A damaged entry file is logged and kept out of the index; a commit that
+     * cannot be completed is logged, and writes fail until it can be.
      *
      * @param provider     the provider's name, for messages
      * @param journalLimit the journal size past which a writer starts a new one
@@ -165,7 +165,7 @@ public final class FileStore {
                                  boolean gzip, boolean fsync, long maxFileSize, long journalLimit) {
         Path real;
         try {
-            Files.createDirectories(directory);
+            AtomicFiles.createDirectories(directory, false);
             real = directory.toRealPath();
         } catch (IOException e) {
             throw new BackendUnavailableException("Cannot create or open the memory directory " + directory
@@ -189,26 +189,30 @@ public final class FileStore {
     }
 
     private void initialize() {
-        try (StoreLock.Held held = storeLock.exclusive()) {
-            indexLock.writeLock().lock();
-            try {
-                for (Namespace namespace : index.keySet()) {
-                    files.removeStaleTempFiles(namespace);
-                }
-                AtomicFiles.removeStaleTempFiles(store);
-                AtomicFiles.removeStaleTempFiles(commitLog.directory());
-                stale = true;
-                catchUp(true);
-                if (recoverCommits()) {
+        Interrupts.deferred(() -> {
+            try (StoreLock.Held held = storeLock.exclusive()) {
+                indexLock.writeLock().lock();
+                try {
+                    for (Namespace namespace : index.keySet()) {
+                        files.removeStaleTempFiles(namespace);
+                    }
+                    AtomicFiles.removeStaleTempFiles(store);
+                    AtomicFiles.removeStaleTempFiles(commitLog.directory());
                     stale = true;
                     catchUp(true);
+                    try {
+                        recoverCommits();
+                    } catch (StorageException e) {
+                        LOG.error("{}", e.getMessage());
+                    }
+                } finally {
+                    indexLock.writeLock().unlock();
                 }
-            } finally {
-                indexLock.writeLock().unlock();
+            } catch (IOException e) {
+                throw new BackendUnavailableException("Cannot read the memory directory " + store + ": " + e, e);
             }
-        } catch (IOException e) {
-            throw new BackendUnavailableException("Cannot read the memory directory " + store + ": " + e, e);
-        }
+            return null;
+        });
     }
 
     /** The real path of the store directory. */
@@ -288,43 +292,37 @@ public final class FileStore {
         Namespace namespace = namespace(scope);
         String name = Keys.toFileName(key);
         checkOpen();
-        try (StoreLock.Held held = storeLock.shared()) {
-            indexLock.writeLock().lock();
-            try {
-                catchUp(false);
-                Lookup lookup = lookup(namespace, name);
-                if (lookup.damaged() != null) {
-                    throw lookup.damaged().corruption(key);
-                }
-                if (lookup.entry() == null) {
-                    return List.of();
-                }
-                return List.copyOf(files.versions(namespace, name, lookup.entry()));
-            } finally {
-                indexLock.writeLock().unlock();
+        return Interrupts.deferred(() -> caughtUp("read the history of key '" + Keys.abbreviate(key) + "'", () -> {
+            Lookup lookup = lookup(namespace, name);
+            if (lookup.damaged() != null) {
+                throw lookup.damaged().corruption(key);
             }
-        } catch (IOException e) {
-            throw storage("read the history of key '" + Keys.abbreviate(key) + "'", e);
-        }
+            if (lookup.entry() == null) {
+                return List.of();
+            }
+            return List.copyOf(files.versions(namespace, name, lookup.entry()));
+        }));
     }
 
     private <T> T read(Reading<T> reading) {
-        refresh();
-        indexLock.readLock().lock();
-        try {
-            checkOpen();
-            return reading.run();
-        } catch (IOException e) {
-            throw storage("read", e);
-        } finally {
-            indexLock.readLock().unlock();
-        }
+        checkOpen();
+        return Interrupts.deferred(() -> {
+            refresh();
+            indexLock.readLock().lock();
+            try {
+                checkOpen();
+                return reading.run();
+            } catch (IOException e) {
+                throw storage("read", e);
+            } finally {
+                indexLock.readLock().unlock();
+            }
+        });
     }
 
     /** Catches up with other writers if the journal changed: one {@code stat} when it did not. */
     private void refresh() {
-        checkOpen();
-        Journal.Stamp now;
+        FileStamp now;
         try {
             now = journal.stamp();
         } catch (IOException e) {
@@ -333,15 +331,22 @@ public final class FileStore {
         if (!stale && now.equals(cursor.stamp())) {
             return;
         }
+        caughtUp("catch up with the journal", () -> null);
+    }
+
+    /** Runs {@code body} under the shared store lock and the index write lock, caught up with the journal. */
+    private <T> T caughtUp(String what, Reading<T> body) {
         try (StoreLock.Held held = storeLock.shared()) {
             indexLock.writeLock().lock();
             try {
+                checkOpen();
                 catchUp(false);
+                return body.run();
             } finally {
                 indexLock.writeLock().unlock();
             }
         } catch (IOException e) {
-            throw storage("catch up with the journal", e);
+            throw storage(what, e);
         }
     }
 
@@ -350,17 +355,15 @@ public final class FileStore {
      * exclusive by writers, who also repair a missing or unreadable journal) and the index write lock.
      */
     private void catchUp(boolean writer) throws IOException {
-        Journal.Stamp stamp = journal.stamp();
+        FileStamp stamp = journal.stamp();
         Cursor known = cursor;
         if (!stale && stamp.equals(known.stamp())) {
             return;
         }
-        if (stamp.equals(Journal.Stamp.MISSING)) {
+        if (stamp.equals(FileStamp.MISSING)) {
             rescanAll();
             if (writer) {
-                String generation = journal.reset(fsync);
-                Journal.Stamp created = journal.stamp();
-                cursor = new Cursor(generation, created.size(), created);
+                startGeneration();
             } else {
                 cursor = new Cursor(null, 0, stamp);
             }
@@ -371,17 +374,27 @@ public final class FileStore {
         if (read.generation() == null && writer) {
             LOG.warn("The journal {} has no valid header; starting a new one and rescanning the directory", journal.file());
             rescanAll();
-            String generation = journal.reset(fsync);
-            Journal.Stamp created = journal.stamp();
-            cursor = new Cursor(generation, created.size(), created);
+            startGeneration();
             stale = false;
             return;
         }
-        if (stale || read.reset() || read.damaged() || !applyLines(read.lines())) {
+        if (stale || read.reset() || read.rescan() || !applyLines(read.lines())) {
             rescanAll();
         }
         cursor = new Cursor(read.generation(), read.end(), stamp);
         stale = false;
+    }
+
+    /** Replaces the journal by a new generation (every reader rescans) and puts the cursor at its start. */
+    private void startGeneration() throws IOException {
+        String generation = journal.reset(fsync);
+        FileStamp created = journal.stamp();
+        cursor = new Cursor(generation, created.size(), created);
+    }
+
+    private void advanceCursor() throws IOException {
+        FileStamp stamp = journal.stamp();
+        cursor = new Cursor(cursor.generation(), stamp.size(), stamp);
     }
 
     /** Applies journal lines to the index; false if a line made no sense and everything must be rescanned. */
@@ -443,6 +456,7 @@ public final class FileStore {
         }
     }
 
+    /** Re-reads one entry file into the index: one small read. */
     private void reload(Namespace namespace, String name) throws IOException {
         NamespaceIndex space = index.get(namespace);
         Optional<Loaded> loaded = files.load(namespace, name);
@@ -464,7 +478,24 @@ public final class FileStore {
         }
     }
 
+    private void indexPut(Namespace namespace, String name, MemoryEntry entry) {
+        NamespaceIndex space = index.get(namespace);
+        if (space != null) {
+            space.entries.put(name, entry);
+            space.damaged.remove(name);
+        }
+    }
+
+    private void indexRemove(Namespace namespace, String name) {
+        NamespaceIndex space = index.get(namespace);
+        if (space != null) {
+            space.entries.remove(name);
+            space.damaged.remove(name);
+        }
+    }
+
     private void loadRelations() throws IOException {
+        FileStamp stamp = FileStamp.of(relationFile.file());
         List<Edge> loaded;
         try {
             loaded = relationFile.load();
@@ -478,6 +509,14 @@ public final class FileStore {
             loaded = List.of();
         }
         setEdges(loaded);
+        relationsStamp = stamp;
+    }
+
+    /** Reloads the relations if the file is not the one this index read (one {@code stat}); before rewriting it. */
+    private void syncRelations() throws IOException {
+        if (!FileStamp.of(relationFile.file()).equals(relationsStamp)) {
+            loadRelations();
+        }
     }
 
     private void setEdges(List<Edge> all) {
@@ -492,6 +531,24 @@ public final class FileStore {
         incoming = in;
     }
 
+    private void saveRelations(List<Edge> all, FileChanges changes) throws IOException {
+        relationFile.save(all, fsync, changes);
+        setEdges(all);
+        relationsProblem = null;
+        relationsStamp = FileStamp.of(relationFile.file());
+    }
+
+    /** The relations that do not touch any of {@code nodes}. */
+    private List<Edge> without(Set<Node> nodes) {
+        List<Edge> kept = new ArrayList<>(edges.size());
+        for (Edge edge : edges) {
+            if (!nodes.contains(edge.from()) && !nodes.contains(edge.to())) {
+                kept.add(edge);
+            }
+        }
+        return kept;
+    }
+
     // ---------------------------------------------------------------- writes
 
     /**
@@ -504,10 +561,16 @@ public final class FileStore {
         Namespace namespace = namespace(write.scope());
         String name = Keys.toFileName(write.key());
         return write("store key '" + Keys.abbreviate(write.key()) + "'", changes -> {
+            reload(namespace, name);
             Lookup before = lookup(namespace, name);
             MemoryEntry entry = write.toEntry(before.current(), clock.instant());
             byte[] bytes = files.encode(entry);
-            applyWrite(namespace, name, before.current(), entry, bytes, before.damaged() != null, changes);
+            announce(changes, List.of(Line.set(namespace, name)));
+            if (before.damaged() != null) {
+                files.moveAside(namespace, name, clock.instant(), changes);
+            }
+            files.write(namespace, name, before.current(), true, bytes, changes);
+            indexPut(namespace, name, entry);
             return entry;
         });
     }
@@ -528,148 +591,147 @@ public final class FileStore {
         Namespace namespace = namespace(scope);
         String name = Keys.toFileName(key);
         return write("delete key '" + Keys.abbreviate(key) + "'", changes -> {
+            reload(namespace, name);
             Lookup before = lookup(namespace, name);
             if (before.entry() == null && before.damaged() == null) {
                 return false;
             }
-            applyRemove(namespace, key, name, before.damaged() != null, changes);
+            syncRelations();
+            List<Edge> kept = without(Set.of(new Node(namespace, key)));
+            boolean relationsChanged = kept.size() != edges.size();
+            announce(changes, relationsChanged ? List.of(Line.delete(namespace, name), Line.relations()) : List.of(Line.delete(namespace, name)));
+            if (before.damaged() != null) {
+                files.moveAside(namespace, name, clock.instant(), changes);
+            } else {
+                files.remove(namespace, name, changes);
+                files.sync(namespace);
+            }
+            indexRemove(namespace, name);
+            if (relationsChanged) {
+                saveRelations(kept, changes);
+            }
             return true;
         });
     }
 
-    /** Removes every entry of this provider's namespace of {@code scope}; damaged files are left in place. */
+    /**
+     * Removes every readable entry of this provider's namespace of {@code scope}, as the directory lists them
+     * (not only those the index knows); damaged files are left in place.
+     */
     public int clear(Scope scope) {
         Namespace namespace = namespace(scope);
         return write("clear the " + scope.id() + " scope", changes -> {
+            rescan(namespace);
             NamespaceIndex space = index.get(namespace);
-            Set<Node> removed = new HashSet<>();
-            changes.lines.add(Line.clear(namespace));
-            for (Map.Entry<String, MemoryEntry> entry : List.copyOf(space.entries.entrySet())) {
-                files.delete(namespace, entry.getKey());
-                space.entries.remove(entry.getKey());
-                removed.add(new Node(namespace, entry.getValue().key()));
-            }
-            removeEdges(removed, changes);
             if (!space.damaged.isEmpty()) {
-                LOG.warn("Clearing {} left {} damaged entry files in place in {}", scope.id(), space.damaged.size(),
+                LOG.warn("Clearing {} leaves {} damaged entry files in place in {}", scope.id(), space.damaged.size(),
                         files.directory(namespace));
             }
-            if (scope == Scope.SESSION) {
-                files.removeIfEmpty(namespace);
+            if (space.entries.isEmpty()) {
+                removeIfSession(namespace, changes);
+                return 0;
             }
-            return removed.size();
+            Set<Node> removed = new HashSet<>();
+            for (MemoryEntry entry : space.entries.values()) {
+                removed.add(new Node(namespace, entry.key()));
+            }
+            syncRelations();
+            List<Edge> kept = without(removed);
+            boolean relationsChanged = kept.size() != edges.size();
+            announce(changes, relationsChanged ? List.of(Line.clear(namespace), Line.relations()) : List.of(Line.clear(namespace)));
+            for (String name : List.copyOf(space.entries.keySet())) {
+                files.remove(namespace, name, changes);
+            }
+            files.sync(namespace);
+            int count = space.entries.size();
+            space.entries.clear();
+            if (relationsChanged) {
+                saveRelations(kept, changes);
+            }
+            removeIfSession(namespace, changes);
+            return count;
         });
     }
 
-    private void applyWrite(Namespace namespace, String name, Optional<MemoryEntry> previous, MemoryEntry entry, byte[] bytes,
-                            boolean damaged, Changes changes) throws IOException {
-        if (previous.isPresent()) {
-            files.writeHistory(namespace, name, previous.get());
-        } else if (damaged) {
-            files.moveAside(namespace, name, clock.instant());
-        } else {
-            // Versions restart at 1: drop what an earlier life of the key may have left behind.
-            files.deleteHistory(namespace, name);
-        }
-        files.writeCurrent(namespace, name, bytes);
-        changes.lines.add(Line.set(namespace, name));
-        NamespaceIndex space = index.get(namespace);
-        if (space != null) {
-            space.entries.put(name, entry);
-            space.damaged.remove(name);
+    /** An ended session leaves no directory: removed once the trash of the clear is gone. */
+    private void removeIfSession(Namespace namespace, FileChanges changes) {
+        if (namespace.scope() == Scope.SESSION) {
+            changes.onComplete(() -> files.removeIfEmpty(namespace));
         }
     }
 
-    private void applyRemove(Namespace namespace, String key, String name, boolean damaged, Changes changes) throws IOException {
-        if (damaged) {
-            files.moveAside(namespace, name, clock.instant());
-        } else {
-            files.delete(namespace, name);
+    /** Appends the lines of a single write before it changes any file, so that no change can go unjournaled. */
+    private void announce(FileChanges changes, List<Line> lines) throws IOException {
+        if (journal.append(lines)) {
+            stale = true;
         }
-        changes.lines.add(Line.delete(namespace, name));
-        NamespaceIndex space = index.get(namespace);
-        if (space != null) {
-            space.entries.remove(name);
-            space.damaged.remove(name);
-        }
-        removeEdges(Set.of(new Node(namespace, key)), changes);
-    }
-
-    private void removeEdges(Set<Node> nodes, Changes changes) {
-        if (nodes.isEmpty() || edges.isEmpty()) {
-            return;
-        }
-        List<Edge> kept = new ArrayList<>(edges.size());
-        for (Edge edge : edges) {
-            if (!nodes.contains(edge.from()) && !nodes.contains(edge.to())) {
-                kept.add(edge);
-            }
-        }
-        if (kept.size() != edges.size()) {
-            setEdges(kept);
-            changes.relationsChanged = true;
-        }
+        changes.started();
+        advanceCursor();
     }
 
     /**
-     * Runs a change under the exclusive store lock, caught up with every other writer, and records it in the
-     * journal afterwards, also when it failed half-way.
+     * Runs a change under the exclusive store lock, caught up with every other writer; if it fails, undoes what
+     * it did, and the index rescans.
      */
     private <T> T write(String what, Work<T> work) {
         checkOpen();
-        try (StoreLock.Held held = storeLock.exclusive()) {
-            indexLock.writeLock().lock();
-            try {
-                checkOpen();
-                catchUp(true);
-                if (recoverCommits()) {
-                    stale = true;
-                    catchUp(true);
-                }
-                Changes changes = new Changes();
-                boolean done = false;
+        return Interrupts.deferred(() -> {
+            try (StoreLock.Held held = storeLock.exclusive()) {
+                indexLock.writeLock().lock();
                 try {
-                    T result = work.run(changes);
-                    done = true;
+                    checkOpen();
+                    catchUp(true);
+                    recoverCommits();
+                    FileChanges changes = new FileChanges();
+                    T result;
+                    try {
+                        result = work.run(changes);
+                    } catch (IOException | RuntimeException | Error e) {
+                        if (changes.isStarted()) {
+                            stale = true;
+                            List<Exception> failures = changes.undo();
+                            if (!failures.isEmpty() && e instanceof IOException io) {
+                                StorageException error = new StorageException(storage(what, io).getMessage()
+                                        + " Undoing what it had done failed too (" + failures.get(0) + "), so part of the change may"
+                                        + " be in place; every provider re-reads the files concerned.", e);
+                                failures.forEach(error::addSuppressed);
+                                throw error;
+                            }
+                            failures.forEach(e::addSuppressed);
+                        }
+                        throw e;
+                    }
+                    changes.complete();
+                    startGenerationIfFull();
                     return result;
                 } finally {
-                    finish(changes, done);
+                    indexLock.writeLock().unlock();
                 }
-            } finally {
-                indexLock.writeLock().unlock();
+            } catch (IOException e) {
+                stale = true;
+                throw storage(what, e);
             }
-        } catch (IOException e) {
-            stale = true;
-            throw storage(what, e);
-        }
+        });
     }
 
-    private void finish(Changes changes, boolean done) throws IOException {
-        if (!done && !changes.lines.isEmpty()) {
-            stale = true;
-        }
-        if (changes.relationsChanged) {
-            relationFile.save(edges, fsync);
-            changes.lines.add(Line.relations());
-        }
-        if (changes.lines.isEmpty()) {
+    private void startGenerationIfFull() {
+        if (cursor.stamp().size() <= journalLimit) {
             return;
         }
-        journal.append(changes.lines);
-        Journal.Stamp stamp = journal.stamp();
-        cursor = new Cursor(cursor.generation(), stamp.size(), stamp);
-        if (stamp.size() > journalLimit) {
-            String generation = journal.reset(fsync);
-            Journal.Stamp fresh = journal.stamp();
-            cursor = new Cursor(generation, fresh.size(), fresh);
-            LOG.debug("Started a new journal generation {} in {}", generation, store);
-        }
-        for (IoAction action : changes.afterJournal) {
-            action.run();
+        try {
+            startGeneration();
+            LOG.debug("Started a new journal generation {} in {}", cursor.generation(), store);
+        } catch (IOException e) {
+            LOG.warn("Could not start a new journal generation in {} ({}); the journal grows until a later write can", store,
+                    e.toString());
         }
     }
 
     private StorageException storage(String what, IOException e) {
+        if (e instanceof ClosedByInterruptException || e instanceof FileLockInterruptionException || e instanceof InterruptedIOException) {
+            return new StorageException("The " + provider + " provider could not " + what + " in " + store + ": the thread was "
+                    + "interrupted again and again (" + e + "). What it had changed was undone; the interrupt flag is set.", e);
+        }
         return new StorageException("The " + provider + " provider could not " + what + " in " + store + ": " + e
                 + ". Check the disk and the directory's permissions.", e);
     }
@@ -677,14 +739,19 @@ public final class FileStore {
     // ---------------------------------------------------------------- transactions
 
     /**
-     * Commits a transaction's operations atomically: checks that every key it saw is still as it saw it,
-     * writes a commit record (forced to disk), applies the operations, journals them, removes the record.
+     * Commits a transaction's operations atomically: re-reads every key it saw and checks that each is still as
+     * it saw it, writes a commit record (forced to disk), applies the operations, journals them, removes the
+     * record. If applying fails, what was applied is undone; if that fails too, the commit is completed instead;
+     * if both fail, the record stays, to be completed by the next write or open.
      *
      * @param observed what each key held when the transaction first touched it
      * @throws ConflictException if another writer changed one of those keys; nothing is applied
      */
     public void commit(List<Operation> operations, Map<EntryRef, Lookup> observed) {
         write("commit a transaction", changes -> {
+            for (EntryRef ref : observed.keySet()) {
+                reload(namespace(ref.scope()), Keys.toFileName(ref.key()));
+            }
             for (Map.Entry<EntryRef, Lookup> seen : observed.entrySet()) {
                 EntryRef ref = seen.getKey();
                 Lookup now = lookup(namespace(ref.scope()), Keys.toFileName(ref.key()));
@@ -697,32 +764,135 @@ public final class FileStore {
                 return null;
             }
             CommitLog.Record record = commitLog.write(operations, fsync);
-            apply(operations, false, changes);
-            changes.afterJournal.add(() -> commitLog.remove(record, fsync));
+            changes.started();
+            try {
+                List<Line> lines = apply(operations, changes);
+                // Only a complete commit is journaled, so that no provider sees part of it.
+                if (journal.append(lines)) {
+                    stale = true;
+                }
+                advanceCursor();
+            } catch (IOException | RuntimeException e) {
+                failedCommit(record, changes, e);
+            }
+            changes.complete();
+            try {
+                commitLog.remove(record, fsync);
+            } catch (IOException e) {
+                LOG.error("A transaction was committed, but its commit record {} could not be removed ({}); the next write applies "
+                        + "it again, which changes nothing", record.file(), e.toString());
+            }
             return null;
         });
     }
 
-    private void apply(List<Operation> operations, boolean recovering, Changes changes) throws IOException {
-        for (Operation operation : operations) {
-            Namespace namespace = operation.namespace();
-            String name = Keys.toFileName(operation.key());
-            NamespaceIndex space = index.get(namespace);
-            boolean damaged = recovering || space == null ? files.isDamaged(namespace, name) : space.damaged.containsKey(name);
-            if (operation instanceof Write write) {
-                byte[] bytes = EntryCodec.encode(write.entry(), gzip);
-                applyWrite(namespace, name, write.previous(), write.entry(), bytes, damaged && write.previous().isEmpty(), changes);
-            } else if (operation instanceof Remove) {
-                applyRemove(namespace, operation.key(), name, damaged, changes);
+    /** After a commit failed half-way: undo it, or else complete it, or else say that it is recorded. */
+    private void failedCommit(CommitLog.Record record, FileChanges changes, Exception cause) {
+        stale = true;
+        List<Exception> undoFailures = changes.undo();
+        if (undoFailures.isEmpty()) {
+            try {
+                commitLog.remove(record, fsync);
+            } catch (IOException e) {
+                StorageException error = new StorageException("Transaction not committed: " + cause + ". Its changes were undone, "
+                        + "but its commit record " + record.file() + " could not be removed (" + e + "), so the next write to "
+                        + "this store, or the next open, applies the transaction after all. Do not retry it.", cause);
+                error.addSuppressed(e);
+                throw error;
             }
+            throw new StorageException("Transaction not committed: " + cause + ". Nothing was applied; fix the cause (check the "
+                    + "disk and the directory's permissions) and retry the transaction.", cause);
+        }
+        FileChanges forward = new FileChanges();
+        try {
+            List<Line> lines = apply(record.operations(), forward);
+            journalCommit(lines);
+            forward.complete();
+        } catch (IOException | RuntimeException again) {
+            forward.undo();
+            StorageException error = new StorageException("A transaction commit failed half-way (" + cause + ") and could be "
+                    + "neither undone (" + undoFailures.get(0) + ") nor completed (" + again + "). It is recorded in "
+                    + record.file() + ": the next write to this store, or the next open, completes it once the cause is fixed, "
+                    + "and writes fail until then. Do not retry the transaction.", cause);
+            undoFailures.forEach(error::addSuppressed);
+            error.addSuppressed(again);
+            throw error;
+        }
+        LOG.warn("A transaction commit failed half-way ({}) and could not be undone; it was completed instead", cause.toString());
+    }
+
+    /** Journals a completed commit; if the journal cannot be appended to, makes every reader rescan instead. */
+    private void journalCommit(List<Line> lines) throws IOException {
+        try {
+            if (journal.append(lines)) {
+                stale = true;
+            }
+            advanceCursor();
+        } catch (IOException e) {
+            if (!journal.invalidate(fsync)) {
+                throw e;
+            }
+            LOG.warn("Could not append to the journal {} ({}); replaced it so that every provider rescans", journal.file(), e.toString());
+            stale = true;
         }
     }
 
-    /** Completes commits that were interrupted; true if there were any. Called under the exclusive lock. */
-    private boolean recoverCommits() throws IOException {
+    /**
+     * Applies operations, each step undoable through {@code changes}, and returns their journal lines. Every write
+     * keeps the entry it replaces as history: by a hard link when the file on disk holds it (a commit), written
+     * from the record otherwise (a commit completed again after a crash).
+     */
+    private List<Line> apply(List<Operation> operations, FileChanges changes) throws IOException {
+        List<Line> lines = new ArrayList<>();
+        Set<Node> removed = new HashSet<>();
+        Set<Namespace> removedIn = new LinkedHashSet<>();
+        for (Operation operation : operations) {
+            Namespace namespace = operation.namespace();
+            String name = Keys.toFileName(operation.key());
+            Optional<Loaded> onDisk = files.load(namespace, name);
+            boolean damaged = onDisk.isPresent() && !onDisk.get().ok();
+            if (damaged) {
+                files.moveAside(namespace, name, clock.instant(), changes);
+            }
+            if (operation instanceof Write write) {
+                boolean previousOnDisk = write.previous().isPresent() && onDisk.isPresent()
+                        && write.previous().get().equals(onDisk.get().entry());
+                files.write(namespace, name, write.previous(), previousOnDisk, EntryCodec.encode(write.entry(), gzip), changes);
+                lines.add(Line.set(namespace, name));
+                indexPut(namespace, name, write.entry());
+            } else {
+                if (!damaged) {
+                    files.remove(namespace, name, changes);
+                    removedIn.add(namespace);
+                }
+                lines.add(Line.delete(namespace, name));
+                indexRemove(namespace, name);
+                removed.add(new Node(namespace, operation.key()));
+            }
+        }
+        for (Namespace namespace : removedIn) {
+            files.sync(namespace);
+        }
+        if (!removed.isEmpty()) {
+            syncRelations();
+            List<Edge> kept = without(removed);
+            if (kept.size() != edges.size()) {
+                saveRelations(kept, changes);
+                lines.add(Line.relations());
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * Completes commits that a crash cut off, then catches up. Called under the exclusive lock.
+     *
+     * @throws StorageException naming the record if one cannot be completed: writes wait for it
+     */
+    private void recoverCommits() throws IOException {
         List<Path> pending = commitLog.pending();
         if (pending.isEmpty()) {
-            return false;
+            return;
         }
         loadRelations();
         for (Path file : pending) {
@@ -734,18 +904,22 @@ public final class FileStore {
                 LOG.error("The commit record {} is damaged ({}); moved aside to {} without applying it", file, e.getMessage(), aside);
                 continue;
             }
-            Changes changes = new Changes();
-            boolean done = false;
+            FileChanges changes = new FileChanges();
             try {
-                apply(record.operations(), true, changes);
-                done = true;
-            } finally {
-                finish(changes, done);
+                journalCommit(apply(record.operations(), changes));
+                changes.complete();
+                commitLog.remove(record, fsync);
+            } catch (IOException | RuntimeException e) {
+                changes.undo();
+                stale = true;
+                throw new StorageException("A transaction commit recorded in " + file + " was cut off and cannot be completed: " + e
+                        + ". Every write to this store fails until it is (reads still work); fix the cause, and the next write or "
+                        + "open completes the commit.", e);
             }
-            commitLog.remove(record, fsync);
             LOG.warn("Completed an interrupted transaction commit from {} ({} operations)", file, record.operations().size());
         }
-        return true;
+        stale = true;
+        catchUp(true);
     }
 
     // ---------------------------------------------------------------- graph
@@ -765,23 +939,27 @@ public final class FileStore {
         Node source = node(from);
         Node target = node(to);
         return write("relate " + from + " to " + to, changes -> {
+            reload(source.namespace(), Keys.toFileName(source.key()));
+            reload(target.namespace(), Keys.toFileName(target.key()));
             requireExists(source);
             requireExists(target);
+            syncRelations();
             for (Edge edge : outgoing.getOrDefault(source, List.of())) {
                 if (edge.type().equals(type) && edge.to().equals(target)) {
                     return edge.toRelation();
                 }
             }
-            if (relationsProblem != null && Files.exists(relationFile.file())) {
-                Path aside = AtomicFiles.moveAside(relationFile.file(), clock.instant());
+            announce(changes, List.of(Line.relations()));
+            Path file = relationFile.file();
+            if (relationsProblem != null && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                Path aside = AtomicFiles.moveAside(file, clock.instant());
+                changes.onUndo(() -> Files.move(aside, file));
                 LOG.warn("Moved the damaged relations file aside to {} before writing a new one", aside);
-                relationsProblem = null;
             }
             Edge edge = new Edge(source, type, target, clock.instant());
             List<Edge> all = new ArrayList<>(edges);
             all.add(edge);
-            setEdges(all);
-            changes.relationsChanged = true;
+            saveRelations(all, changes);
             return edge.toRelation();
         });
     }
@@ -792,18 +970,24 @@ public final class FileStore {
         }
     }
 
-    /** Removes one relation; false if there was none. */
+    /**
+     * Removes one relation; false if there was none.
+     *
+     * @throws CorruptEntryException if the relations file is damaged, as graph reads do
+     */
     public boolean unrelate(EntryRef from, EntryRef to, String type) {
         Node source = node(from);
         Node target = node(to);
         return write("unrelate " + from + " from " + to, changes -> {
+            syncRelations();
+            checkRelations();
             List<Edge> kept = new ArrayList<>(edges);
-            boolean removed = kept.removeIf(e -> e.from().equals(source) && e.to().equals(target) && e.type().equals(type));
-            if (removed) {
-                setEdges(kept);
-                changes.relationsChanged = true;
+            if (!kept.removeIf(e -> e.from().equals(source) && e.to().equals(target) && e.type().equals(type))) {
+                return false;
             }
-            return removed;
+            announce(changes, List.of(Line.relations()));
+            saveRelations(kept, changes);
+            return true;
         });
     }
 

@@ -1,15 +1,11 @@
 package dev.forge.memory.file.internal;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -20,12 +16,17 @@ import java.util.UUID;
  * changed without re-reading every file.
  *
  * <p>The first line is a header, {@code forge-memory-journal 1 <generation>}. Every write appends, under the
- * exclusive store lock and after its files are in place, one line per change: {@code S} (an entry file was
- * written), {@code D} (removed), {@code C} (a namespace was cleared) or {@code R} (the relations file was
- * rewritten), a tab, the namespace path, a tab, the entry's file name without extension. A reader remembers
- * the generation and the offset it has read up to; one {@code stat} tells it whether there is anything new.
- * When the journal grows past its limit a writer replaces it, atomically, by a new file with a new generation;
- * a reader that finds another generation (or a file that is not the one it read) rescans the directories.
+ * exclusive store lock, one line per change: {@code S} (an entry file is written), {@code D} (removed),
+ * {@code C} (a namespace is cleared) or {@code R} (the relations file is rewritten), a tab, the namespace path, a
+ * tab, the entry's file name without extension. A single write appends its lines before it changes any file, so
+ * that no change can be on disk without its line; a line whose change then failed only makes readers re-read a
+ * file that did not change. A transaction commit appends its lines once all its files are in place. A reader
+ * remembers the generation and the offset it has read up to; one {@code stat} tells it whether there is anything
+ * new. When the journal grows past its limit a writer replaces it, atomically, by a new file with a new
+ * generation; a reader that finds another generation (or a file that is not the one it read) rescans the
+ * directories.
+ *
+ * <p>Reads and appends use {@link RandomAccessFile}, which thread interrupts do not close.
  */
 public final class Journal {
 
@@ -34,12 +35,11 @@ public final class Journal {
 
     private static final String MAGIC = "forge-memory-journal 1 ";
     private static final int MAX_HEADER = 256;
-
-    /** What one {@code stat} of the journal shows; equal stamps mean nothing was appended or replaced. */
-    public record Stamp(long size, Object fileKey, FileTime modified) {
-        /** The stamp of a journal that does not exist. */
-        public static final Stamp MISSING = new Stamp(-1, null, null);
-    }
+    private static final int CHUNK = 64 * 1024;
+    /** Longer than any line a writer makes (two file names and a namespace path); a longer one is damage. */
+    private static final int MAX_LINE = 1024;
+    /** Past this many new lines a full rescan is cheaper than re-reading each named file. */
+    private static final int MAX_LINES = 10_000;
 
     /** One change. */
     public record Line(char op, String namespace, String name) {
@@ -91,11 +91,12 @@ public final class Journal {
      *
      * @param generation the journal's generation, {@code null} if its header is unreadable
      * @param reset      whether the generation differs from the reader's, so the reader must rescan
-     * @param lines      the complete new lines, when not reset
-     * @param damaged    whether some new line could not be parsed, so the reader must rescan
+     * @param lines      the complete new lines, when not reset and not {@code rescan}
+     * @param rescan     whether some new line could not be parsed, or there were too many to apply one by one, so
+     *                   the reader must rescan
      * @param end        the offset after the last complete line
      */
-    public record Read(String generation, boolean reset, List<Line> lines, boolean damaged, long end) {
+    public record Read(String generation, boolean reset, List<Line> lines, boolean rescan, long end) {
     }
 
     private final Path file;
@@ -111,13 +112,8 @@ public final class Journal {
     }
 
     /** One {@code stat} of the journal file. */
-    public Stamp stamp() throws IOException {
-        try {
-            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-            return new Stamp(attributes.size(), attributes.fileKey(), attributes.lastModifiedTime());
-        } catch (NoSuchFileException e) {
-            return Stamp.MISSING;
-        }
+    public FileStamp stamp() throws IOException {
+        return FileStamp.of(file);
     }
 
     /**
@@ -132,19 +128,40 @@ public final class Journal {
     }
 
     /**
+     * Makes every reader rescan after a failed append: a new generation or, failing that, no journal at all.
+     *
+     * @return whether it worked
+     */
+    public boolean invalidate(boolean fsync) {
+        try {
+            reset(fsync);
+            return true;
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(file);
+                return true;
+            } catch (IOException again) {
+                e.addSuppressed(again);
+                return false;
+            }
+        }
+    }
+
+    /**
      * Reads what was appended after {@code offset}, if the journal still has {@code generation}; otherwise
-     * reports a reset. Only complete lines are returned.
+     * reports a reset. Only complete lines are returned. Reads in chunks: memory does not grow with the file.
      *
      * @param generation the generation the reader knows, or {@code null} for none
      */
     public Read read(String generation, long offset) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            long size = channel.size();
-            ByteBuffer head = ByteBuffer.allocate((int) Math.min(MAX_HEADER, size));
-            while (head.hasRemaining() && channel.read(head) > 0) {
-                // fill the header buffer
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+            long size = in.length();
+            byte[] head = new byte[(int) Math.min(MAX_HEADER, size)];
+            int headLength = 0;
+            for (int n; headLength < head.length && (n = in.read(head, headLength, head.length - headLength)) > 0; ) {
+                headLength += n;
             }
-            String headText = new String(head.array(), 0, head.position(), StandardCharsets.US_ASCII);
+            String headText = new String(head, 0, headLength, StandardCharsets.US_ASCII);
             int newline = headText.indexOf('\n');
             String found = newline > MAGIC.length() && headText.startsWith(MAGIC) ? headText.substring(MAGIC.length(), newline) : null;
             long headerEnd = newline + 1L;
@@ -154,28 +171,40 @@ public final class Journal {
             if (!found.equals(generation) || offset < headerEnd || offset > size) {
                 return new Read(found, true, List.of(), false, size);
             }
-            ByteBuffer rest = ByteBuffer.allocate((int) Math.min(Integer.MAX_VALUE - 8, size - offset));
-            channel.position(offset);
-            while (rest.hasRemaining() && channel.read(rest) > 0) {
-                // read to the end
-            }
-            byte[] bytes = rest.array();
-            int length = rest.position();
+            in.seek(offset);
             List<Line> lines = new ArrayList<>();
-            boolean damaged = false;
-            int start = 0;
-            for (int i = 0; i < length; i++) {
-                if (bytes[i] == '\n') {
-                    Line line = parse(new String(bytes, start, i - start, StandardCharsets.UTF_8));
-                    if (line == null) {
-                        damaged = true;
-                    } else {
-                        lines.add(line);
+            boolean rescan = false;
+            ByteArrayOutputStream line = new ByteArrayOutputStream(128);
+            boolean overlong = false;
+            long position = offset;
+            long end = offset;
+            byte[] chunk = new byte[CHUNK];
+            for (int n; (n = in.read(chunk)) > 0; position += n) {
+                for (int i = 0; i < n; i++) {
+                    byte b = chunk[i];
+                    if (b != '\n') {
+                        if (line.size() >= MAX_LINE) {
+                            overlong = true;
+                        } else {
+                            line.write(b);
+                        }
+                        continue;
                     }
-                    start = i + 1;
+                    end = position + i + 1;
+                    if (!rescan) {
+                        Line parsed = overlong ? null : parse(line.toString(StandardCharsets.UTF_8));
+                        if (parsed == null || lines.size() >= MAX_LINES) {
+                            rescan = true;
+                            lines = List.of();
+                        } else {
+                            lines.add(parsed);
+                        }
+                    }
+                    line.reset();
+                    overlong = false;
                 }
             }
-            return new Read(found, false, List.copyOf(lines), damaged, offset + start);
+            return new Read(found, false, List.copyOf(lines), rescan, end);
         }
     }
 
@@ -195,24 +224,25 @@ public final class Journal {
      * Appends lines; call under the exclusive lock. If the file does not end with a newline (a writer died in the
      * middle of a line), the fragment is closed first, so that it reads as one damaged line (and makes readers
      * rescan) rather than spoiling the first new one.
+     *
+     * @return whether a fragment was closed, so that the caller, which skips past it, must rescan too
      */
-    public void append(List<Line> lines) throws IOException {
+    public boolean append(List<Line> lines) throws IOException {
         StringBuilder text = new StringBuilder();
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long size = channel.size();
+        boolean torn = false;
+        try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
+            long size = out.length();
             if (size > 0) {
-                ByteBuffer last = ByteBuffer.allocate(1);
-                channel.read(last, size - 1);
-                if (last.get(0) != '\n') {
+                out.seek(size - 1);
+                if (out.read() != '\n') {
                     text.append('\n');
+                    torn = true;
                 }
             }
             lines.forEach(line -> text.append(line.format()));
-            ByteBuffer buffer = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
-            long position = size;
-            while (buffer.hasRemaining()) {
-                position += channel.write(buffer, position);
-            }
+            out.seek(size);
+            out.write(text.toString().getBytes(StandardCharsets.UTF_8));
         }
+        return torn;
     }
 }

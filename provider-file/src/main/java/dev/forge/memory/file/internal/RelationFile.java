@@ -7,6 +7,7 @@ import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.Keys;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -58,12 +59,9 @@ public final class RelationFile {
         public Relation toRelation() {
             return new Relation(from.ref(), type, to.ref(), createdAt);
         }
-
-        /** Whether {@code node} is one of its ends. */
-        public boolean touches(Node node) {
-            return from.equals(node) || to.equals(node);
-        }
     }
+
+    private static final int MAX_BYTES = (int) (EntryCodec.MAX_READ_BYTES * 8);
 
     private final Path file;
 
@@ -83,14 +81,20 @@ public final class RelationFile {
      * @throws EntryCodec.MalformedException if the file is damaged
      */
     public List<Edge> load() throws IOException, EntryCodec.MalformedException {
+        if (!Files.isRegularFile(file)) {
+            if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                return List.of();
+            }
+            throw new EntryCodec.MalformedException("it is not a regular file", null);
+        }
         byte[] bytes;
         try {
-            if (Files.size(file) > EntryCodec.MAX_READ_BYTES * 8) {
-                throw new EntryCodec.MalformedException("it is larger than any relations file this provider writes", null);
-            }
-            bytes = Files.readAllBytes(file);
+            bytes = AtomicFiles.readAtMost(file, MAX_BYTES);
         } catch (NoSuchFileException e) {
             return List.of();
+        }
+        if (bytes.length > MAX_BYTES) {
+            throw new EntryCodec.MalformedException("it is larger than any relations file this provider writes", null);
         }
         JsonNode root;
         try {
@@ -135,8 +139,12 @@ public final class RelationFile {
         return end;
     }
 
-    /** Replaces the file atomically with {@code edges}. */
-    public void save(List<Edge> edges, boolean fsync) throws IOException {
+    /**
+     * Replaces the file atomically with {@code edges}; undone (the previous file put back) if the write fails
+     * later. Rewrites every relation: fine for the few hundred a project has, the first thing to change if stores
+     * get many more.
+     */
+    public void save(List<Edge> edges, boolean fsync, FileChanges changes) throws IOException {
         List<Map<String, Object>> items = new ArrayList<>(edges.size());
         for (Edge edge : edges) {
             Map<String, Object> item = new LinkedHashMap<>();
@@ -149,6 +157,26 @@ public final class RelationFile {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("format", EntryCodec.FORMAT);
         root.put("relations", items);
-        AtomicFiles.write(file.getParent(), file, EntryCodec.JSON.writeValueAsBytes(root), fsync);
+        byte[] bytes = EntryCodec.JSON.writeValueAsBytes(root);
+        Path store = file.getParent();
+        if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            Path backup = AtomicFiles.tempName(store);
+            AtomicFiles.link(file, backup, store, false);
+            changes.onUndo(() -> Files.deleteIfExists(backup));
+            changes.onComplete(() -> Files.deleteIfExists(backup));
+            AtomicFiles.put(store, file, bytes, fsync);
+            changes.onUndo(() -> {
+                AtomicFiles.link(backup, file, store, fsync);
+                if (fsync) {
+                    AtomicFiles.syncDirectory(store);
+                }
+            });
+        } else {
+            AtomicFiles.put(store, file, bytes, fsync);
+            changes.onUndo(() -> Files.deleteIfExists(file));
+        }
+        if (fsync) {
+            AtomicFiles.syncDirectory(store);
+        }
     }
 }
