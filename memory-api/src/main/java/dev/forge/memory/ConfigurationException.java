@@ -9,7 +9,9 @@ import java.util.Optional;
 public class ConfigurationException extends MemoryException {
     private static final long serialVersionUID = 1L;
 
+    /** The file or other origin, or null. */
     private final String source;
+    /** The dotted path of the field, or null. */
     private final String field;
 
     /** An error not tied to one file or field. */

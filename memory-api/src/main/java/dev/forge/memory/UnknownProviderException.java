@@ -6,7 +6,9 @@ import java.util.List;
 public class UnknownProviderException extends ConfigurationException {
     private static final long serialVersionUID = 1L;
 
+    /** The name asked for. */
     private final String requested;
+    /** The names found. */
     private final List<String> available;
 
     /**

@@ -6,7 +6,9 @@ import java.util.Objects;
 public class UnsupportedCapabilityException extends MemoryException {
     private static final long serialVersionUID = 1L;
 
+    /** The provider lacking the capability. */
     private final String provider;
+    /** The missing capability. */
     private final Capability capability;
 
     /** The provider named {@code provider} lacks {@code capability}. */

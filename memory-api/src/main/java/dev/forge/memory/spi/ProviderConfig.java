@@ -150,7 +150,7 @@ public final class ProviderConfig {
             String suggestion = Suggestions.closest(e.getPropertyName(), knownNames)
                     .map(s -> " Did you mean '" + s + "'?").orElse("");
             throw new ConfigurationException(source + ": unknown key '" + field + "'." + suggestion
-                    + " Known keys: " + String.join(", ", knownNames) + ".", source, field, e);
+                    + (knownNames.isEmpty() ? " This provider takes no settings." : " Known keys: " + String.join(", ", knownNames) + "."), source, field, e);
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause();
             String field = fieldPath(e);

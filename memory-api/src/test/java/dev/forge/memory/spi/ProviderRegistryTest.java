@@ -155,7 +155,7 @@ class ProviderRegistryTest {
         ProviderContext context = ProviderContext.builder().projectId("demo").registry(ProviderRegistry.of(new InMemoryMemoryProviderFactory()))
                 .config(ProviderConfig.of(Map.of("path", "x"))).build();
         assertThatThrownBy(() -> new InMemoryMemoryProviderFactory().open(context)).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("path");
+                .hasMessageContaining("path").hasMessageContaining("takes no settings");
     }
 
     @Test

@@ -73,8 +73,8 @@ import picocli.CommandLine.Spec;
             "    4  backend or I/O: unavailable, storage failure, damaged entry, conflict;",
             "       a file the command writes (init, search --out) cannot be written",
             "    5  unsupported: the provider lacks the capability (e.g. semantic search)",
-            "  126  bin/forge-memory only: cannot run the tool (no Java 17 or newer, or",
-            "       building the jar failed)",
+            "  126  bin/forge-memory only: cannot run the tool (no Java 17 or newer,",
+            "       building the jar failed, or the build lock timed out)",
             "Errors are one line on stderr, also with --json; --verbose adds the stack trace.",
         })
 public final class ForgeMemoryCommand implements Callable<Integer> {
