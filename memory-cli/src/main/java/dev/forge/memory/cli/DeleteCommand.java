@@ -1,11 +1,9 @@
 package dev.forge.memory.cli;
 
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.Scope;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code delete KEY}: removes a memory, its history and its relations. */
@@ -16,23 +14,20 @@ final class DeleteCommand implements Callable<Integer> {
     @ParentCommand
     ForgeMemoryCommand cli;
 
-    @Parameters(index = "0", paramLabel = "KEY")
-    String key;
-
-    @Option(names = "--scope", paramLabel = "S", defaultValue = "project", description = "session, project (default) or global.")
-    Scope scope;
+    @Mixin
+    EntryArguments target;
 
     @Override
     public Integer call() {
         try (MemoryProvider memory = cli.open()) {
-            if (!memory.delete(key, scope)) {
-                throw GetCommand.notFound(key, scope);
+            if (!memory.delete(target.key, target.scope)) {
+                throw GetCommand.notFound(target.key, target.scope);
             }
         }
         if (cli.json) {
-            cli.printJson(Json.ref(new dev.forge.memory.EntryRef(key, scope)).put("deleted", true));
+            cli.printJson(Json.ref(new dev.forge.memory.EntryRef(target.key, target.scope)).put("deleted", true));
         } else {
-            cli.println("Deleted " + scope.id() + ":" + key + ".");
+            cli.println("Deleted " + target.scope.id() + ":" + target.key + ".");
         }
         return ExitCodes.OK;
     }

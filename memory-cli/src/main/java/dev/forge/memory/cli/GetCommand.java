@@ -7,8 +7,7 @@ import dev.forge.memory.Scope;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code get KEY}: prints a memory's value. */
@@ -23,16 +22,13 @@ final class GetCommand implements Callable<Integer> {
     @ParentCommand
     ForgeMemoryCommand cli;
 
-    @Parameters(index = "0", paramLabel = "KEY")
-    String key;
-
-    @Option(names = "--scope", paramLabel = "S", defaultValue = "project", description = "session, project (default) or global.")
-    Scope scope;
+    @Mixin
+    EntryArguments target;
 
     @Override
     public Integer call() {
         try (MemoryProvider memory = cli.open()) {
-            MemoryEntry entry = memory.get(key, scope).orElseThrow(() -> notFound(key, scope));
+            MemoryEntry entry = memory.get(target.key, target.scope).orElseThrow(() -> notFound(target.key, target.scope));
             if (cli.json) {
                 cli.printJson(Json.entry(entry));
             } else {

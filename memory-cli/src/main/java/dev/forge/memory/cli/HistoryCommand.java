@@ -4,12 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.Scope;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code history KEY}: every version of a key, oldest first. */
@@ -24,25 +22,22 @@ final class HistoryCommand implements Callable<Integer> {
     @ParentCommand
     ForgeMemoryCommand cli;
 
-    @Parameters(index = "0", paramLabel = "KEY")
-    String key;
-
-    @Option(names = "--scope", paramLabel = "S", defaultValue = "project", description = "session, project (default) or global.")
-    Scope scope;
+    @Mixin
+    EntryArguments target;
 
     @Override
     public Integer call() {
         List<MemoryEntry> versions;
         try (MemoryProvider memory = cli.open()) {
-            versions = memory.requireHistory().versions(key, scope);
+            versions = memory.requireHistory().versions(target.key, target.scope);
         }
         if (versions.isEmpty()) {
-            throw GetCommand.notFound(key, scope);
+            throw GetCommand.notFound(target.key, target.scope);
         }
         if (cli.json) {
             ObjectNode document = Json.object();
-            document.put("key", key);
-            document.put("scope", scope.id());
+            document.put("key", target.key);
+            document.put("scope", target.scope.id());
             ArrayNode array = document.putArray("versions");
             versions.forEach(v -> array.add(Json.entry(v)));
             cli.printJson(document);
