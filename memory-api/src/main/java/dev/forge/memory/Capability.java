@@ -15,5 +15,11 @@ public enum Capability {
     /** Atomic multi-entry changes: {@link MemoryProvider#transactions()} is present. */
     TRANSACTIONS,
     /** Every version of a key is kept: {@link MemoryProvider#history()} is present. */
-    HISTORY
+    HISTORY,
+    /**
+     * Deletions are recorded, not erased; implies {@link #HISTORY}. {@link MemoryProvider#delete} and
+     * {@link MemoryProvider#clear} append a tombstone version: the key's earlier versions stay in its history, and a
+     * key written again continues the numbering after the tombstone. {@link VersionHistory#purge} erases them.
+     */
+    TOMBSTONES
 }

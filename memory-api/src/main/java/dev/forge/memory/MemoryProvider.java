@@ -44,7 +44,9 @@ public interface MemoryProvider extends AutoCloseable {
      *
      * <p>A first write gets version 1 and {@code createdAt == updatedAt == now}; an overwrite keeps
      * {@code createdAt}, sets {@code updatedAt} to now and increments the version, even when nothing changed.
-     * Tags keep their order with later duplicates dropped. After a delete, the key starts again at version 1.
+     * Tags keep their order with later duplicates dropped. After a delete, the key starts again at version 1 and a
+     * new {@code createdAt}; with {@link Capability#TOMBSTONES} the numbering continues after the tombstone's
+     * version instead, and {@code createdAt} is still new.
      *
      * @param tags     tags, ordered
      * @param metadata JSON-compatible metadata (see {@link dev.forge.memory.spi.EntryRules#normalizeMetadata})
@@ -72,7 +74,8 @@ public interface MemoryProvider extends AutoCloseable {
     List<Hit> search(SearchRequest request);
 
     /**
-     * Removes the entry, its history and its relations.
+     * Removes the entry, its history and its relations. With {@link Capability#TOMBSTONES} the history stays,
+     * ended by a tombstone, until {@link VersionHistory#purge(String, Scope)}; the entry and its relations go.
      *
      * @return whether there was an entry; deleting a missing key is a no-op that returns false
      */
@@ -80,7 +83,8 @@ public interface MemoryProvider extends AutoCloseable {
 
     /**
      * Removes every entry of {@code scope} that this provider can see: for SESSION only this session's
-     * entries, for PROJECT only this project's, for GLOBAL every global entry.
+     * entries, for PROJECT only this project's, for GLOBAL every global entry. Like {@link #delete}, it keeps
+     * the histories where the provider has {@link Capability#TOMBSTONES}.
      *
      * @return the number of entries removed
      */
@@ -131,6 +135,18 @@ public interface MemoryProvider extends AutoCloseable {
     /** The history facet, or {@link UnsupportedCapabilityException} naming this provider. */
     default VersionHistory requireHistory() {
         return history().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.HISTORY));
+    }
+
+    /**
+     * Checks the stored data and lists what is wrong with it: files that cannot be read and are skipped, broken
+     * version chains, relations to nothing. Reading goes on around such problems; this is how a person finds them.
+     * The default finds nothing because it checks nothing: providers whose data a person or a crash can damage
+     * (files edited by hand, for instance) override it.
+     *
+     * @return the problems, in a stable order; empty when none were found
+     */
+    default List<StoreProblem> doctor() {
+        return List.of();
     }
 
     /** Releases the backend. Idempotent; stored memories stay stored. */

@@ -39,6 +39,13 @@ public abstract class CapabilityContract extends ContractSupport {
     }
 
     @Test
+    void tombstones_imply_history() {
+        assertThat(!has(Capability.TOMBSTONES) || has(Capability.HISTORY))
+                .as("a provider reporting TOMBSTONES reports HISTORY too; it reports %s", provider.capabilities())
+                .isTrue();
+    }
+
+    @Test
     void semantic_search_implies_keyword_search() {
         assertThat(!has(Capability.SEMANTIC_SEARCH) || has(Capability.KEYWORD_SEARCH))
                 .as("a provider reporting SEMANTIC_SEARCH reports KEYWORD_SEARCH too; it reports %s", provider.capabilities())

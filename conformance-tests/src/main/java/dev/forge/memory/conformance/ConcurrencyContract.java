@@ -265,7 +265,9 @@ public abstract class ConcurrencyContract extends ContractSupport {
         Optional<MemoryEntry> end = provider.get("flicker", Scope.PROJECT);
         List<MemoryEntry> listed = provider.query(Query.of("flicker", Scope.PROJECT));
         assertThat(listed).isEqualTo(end.map(List::of).orElse(List.of()));
-        end.ifPresent(e -> assertThat(e.version()).isBetween(1L, 80L));
+        // each of the 80 sets adds a version; with tombstones each effective delete takes a number too
+        long highest = has(Capability.TOMBSTONES) ? 160L : 80L;
+        end.ifPresent(e -> assertThat(e.version()).isBetween(1L, highest));
         assertThat(provider.set("flicker", "after", Scope.PROJECT).version()).isEqualTo(end.map(e -> e.version() + 1).orElse(1L));
     }
 }

@@ -100,13 +100,17 @@ public abstract class ContractSupport {
         return workDirectory;
     }
 
-    /** The context a provider of this test is opened with. */
+    /**
+     * The context a provider of this test is opened with: the store directory as base directory, and a forge home
+     * inside it, so that no provider under test writes to the user's {@code ~/.forge}.
+     */
     protected ProviderContext context(String projectId, String sessionId) {
         return ProviderContext.builder()
                 .projectId(projectId)
                 .sessionId(sessionId)
                 .clock(clock)
                 .baseDirectory(storeDirectory)
+                .forgeHome(storeDirectory.resolve("forge-home"))
                 .registry(ProviderRegistry.of())
                 .build();
     }
@@ -128,6 +132,14 @@ public abstract class ContractSupport {
     /** Whether the provider under test reports {@code capability}. */
     protected boolean has(Capability capability) {
         return provider.capabilities().contains(capability);
+    }
+
+    /**
+     * The version a key gets when written again after a delete whose last version was {@code lastVersion}: 1, or
+     * with {@link Capability#TOMBSTONES} the number after the tombstone's.
+     */
+    protected long versionAfterDelete(long lastVersion) {
+        return has(Capability.TOMBSTONES) ? lastVersion + 2 : 1;
     }
 
     /** Stores {@code value} under {@code key} in PROJECT scope. */

@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.Capability;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRef;
 import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.MemoryTransaction;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.ValueTooLargeException;
 import dev.forge.memory.VersionHistory;
@@ -21,8 +26,9 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Version history: every version of a key, oldest first, as it was written; gone with the key; kept apart
- * per scope, project and session like the entries themselves.
+ * Version history: every version of a key, oldest first, as it was written; gone with the key, or with
+ * {@link Capability#TOMBSTONES} kept past its deletion until purged; kept apart per scope, project and session like
+ * the entries themselves.
  */
 @RequiresCapability(Capability.HISTORY)
 public abstract class HistoryContract extends ContractSupport {
@@ -91,6 +97,7 @@ public abstract class HistoryContract extends ContractSupport {
     }
 
     @Test
+    @LacksCapability(Capability.TOMBSTONES)
     void delete_removes_the_history_and_a_recreated_key_starts_a_new_one() {
         put("k", "one");
         put("k", "two");
@@ -103,6 +110,7 @@ public abstract class HistoryContract extends ContractSupport {
     }
 
     @Test
+    @LacksCapability(Capability.TOMBSTONES)
     void clear_removes_the_history_of_that_scope_only() {
         put("k", "p1");
         put("k", "p2");
@@ -115,6 +123,131 @@ public abstract class HistoryContract extends ContractSupport {
         assertThat(history().versions("k", Scope.GLOBAL)).containsExactly(global);
         MemoryEntry again = provider.set("k", "s3", Scope.SESSION);
         assertThat(history().versions("k", Scope.SESSION)).containsExactly(again);
+    }
+
+    @Test
+    @RequiresCapability(Capability.TOMBSTONES)
+    void with_tombstones_delete_keeps_the_history_and_the_numbering_continues_after_the_tombstone() {
+        MemoryEntry one = put("k", "one", List.of("t"), Map.of("n", 1));
+        MemoryEntry two = put("k", "two");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(provider.delete("k", Scope.PROJECT)).isTrue();
+        assertThat(provider.get("k", Scope.PROJECT)).isEmpty();
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(one, two);
+        assertThat(history().version("k", Scope.PROJECT, 3)).as("the tombstone is not a version to read").isEmpty();
+        assertThat(provider.delete("k", Scope.PROJECT)).as("a deleted key is not deleted again").isFalse();
+        clock.advance(Duration.ofMinutes(1));
+        MemoryEntry four = put("k", "four");
+        assertThat(four.version()).isEqualTo(4);
+        assertThat(four.createdAt()).as("a new life").isEqualTo(four.updatedAt()).isAfter(two.updatedAt());
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(one, two, four);
+        assertThat(put("k", "five").createdAt()).isEqualTo(four.createdAt());
+    }
+
+    @Test
+    @RequiresCapability(Capability.TOMBSTONES)
+    void with_tombstones_clear_keeps_the_histories_of_that_scope_only() {
+        MemoryEntry p1 = put("k", "p1");
+        MemoryEntry s1 = provider.set("k", "s1", Scope.SESSION);
+        MemoryEntry s2 = provider.set("k", "s2", Scope.SESSION);
+        MemoryEntry other = provider.set("other", "o", Scope.SESSION);
+        assertThat(provider.clear(Scope.SESSION)).isEqualTo(2);
+        assertThat(provider.query(Query.builder().scopes(Scope.SESSION).build())).isEmpty();
+        assertThat(history().versions("k", Scope.SESSION)).containsExactly(s1, s2);
+        assertThat(history().versions("other", Scope.SESSION)).containsExactly(other);
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(p1);
+        assertThat(provider.clear(Scope.SESSION)).as("deleted keys are not counted again").isZero();
+        assertThat(provider.set("k", "s4", Scope.SESSION).version()).isEqualTo(4);
+    }
+
+    @Test
+    @RequiresCapability(Capability.TOMBSTONES)
+    void with_tombstones_the_history_of_a_deleted_key_survives_reopen() {
+        MemoryEntry one = put("k", "one");
+        provider.delete("k", Scope.PROJECT);
+        reopen();
+        assertThat(provider.get("k", Scope.PROJECT)).isEmpty();
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(one);
+        assertThat(put("k", "three").version()).isEqualTo(3);
+    }
+
+    @Test
+    void purge_erases_every_version_and_the_key_starts_again_at_version_1() {
+        put("k", "one");
+        MemoryEntry kept = put("other", "o");
+        put("k", "two");
+        assertThat(history().purge("k", Scope.PROJECT)).isTrue();
+        assertThat(provider.get("k", Scope.PROJECT)).isEmpty();
+        assertThat(history().versions("k", Scope.PROJECT)).isEmpty();
+        assertThat(history().purge("k", Scope.PROJECT)).as("nothing left to purge").isFalse();
+        assertThat(history().purge("never-written", Scope.PROJECT)).isFalse();
+        assertThat(everything()).containsExactly(kept);
+        MemoryEntry fresh = put("k", "fresh");
+        assertThat(fresh.version()).isEqualTo(1);
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(fresh);
+        reopen();
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(fresh);
+    }
+
+    @Test
+    void purge_of_a_deleted_key_erases_whatever_the_deletion_kept() {
+        put("k", "one");
+        put("k", "two");
+        provider.delete("k", Scope.PROJECT);
+        assertThat(history().purge("k", Scope.PROJECT)).as("true exactly when the deletion kept the versions")
+                .isEqualTo(has(Capability.TOMBSTONES));
+        assertThat(history().versions("k", Scope.PROJECT)).isEmpty();
+        assertThat(put("k", "fresh").version()).isEqualTo(1);
+    }
+
+    @Test
+    void purge_of_a_scope_erases_that_scope_only_deleted_keys_included() {
+        MemoryEntry p1 = put("k", "p1");
+        provider.set("k", "s1", Scope.SESSION);
+        provider.set("gone", "s", Scope.SESSION);
+        provider.delete("gone", Scope.SESSION);
+        MemoryEntry g1 = provider.set("k", "g1", Scope.GLOBAL);
+        MemoryProvider otherSession = open(PROJECT, "session-2");
+        MemoryEntry theirs = otherSession.set("k", "theirs", Scope.SESSION);
+        assertThat(history().purge(Scope.SESSION)).isEqualTo(has(Capability.TOMBSTONES) ? 2 : 1);
+        assertThat(history().versions("k", Scope.SESSION)).isEmpty();
+        assertThat(history().versions("gone", Scope.SESSION)).isEmpty();
+        assertThat(history().purge(Scope.SESSION)).isZero();
+        assertThat(history().versions("k", Scope.PROJECT)).containsExactly(p1);
+        assertThat(history().versions("k", Scope.GLOBAL)).containsExactly(g1);
+        assertThat(historyOf(otherSession).versions("k", Scope.SESSION)).containsExactly(theirs);
+        assertThat(provider.set("k", "again", Scope.SESSION).version()).isEqualTo(1);
+    }
+
+    @Test
+    void purge_never_touches_another_projects_keys() {
+        MemoryProvider otherProject = open("project-b", "session-2");
+        MemoryEntry theirs = otherProject.set("k", "theirs", Scope.PROJECT);
+        put("k", "mine");
+        assertThat(history().purge(Scope.PROJECT)).isEqualTo(1);
+        assertThat(history().purge("k", Scope.PROJECT)).isFalse();
+        assertThat(historyOf(otherProject).versions("k", Scope.PROJECT)).containsExactly(theirs);
+        assertThat(otherProject.get("k", Scope.PROJECT)).contains(theirs);
+    }
+
+    @Test
+    @RequiresCapability(Capability.GRAPH)
+    void purge_removes_the_keys_relations_for_good() {
+        put("a", "a");
+        put("b", "b");
+        put("c", "c");
+        EntryRef a = new EntryRef("a", Scope.PROJECT);
+        EntryRef b = new EntryRef("b", Scope.PROJECT);
+        EntryRef c = new EntryRef("c", Scope.PROJECT);
+        MemoryGraph graph = provider.graph().orElseThrow();
+        graph.relate(a, b, "LINKS");
+        graph.relate(c, a, "LINKS");
+        Relation kept = graph.relate(b, c, "LINKS");
+        assertThat(history().purge("a", Scope.PROJECT)).isTrue();
+        assertThat(graph.relations(b, Direction.BOTH)).containsExactly(kept);
+        assertThat(graph.relations(c, Direction.BOTH)).containsExactly(kept);
+        put("a", "again");
+        assertThat(graph.relations(a, Direction.BOTH)).isEmpty();
     }
 
     @Test
@@ -215,6 +348,8 @@ public abstract class HistoryContract extends ContractSupport {
         assertThatThrownBy(() -> history.version("k", Scope.PROJECT, 1)).isInstanceOf(BackendUnavailableException.class);
         assertThatThrownBy(() -> provider.history().orElseThrow().versions("k", Scope.PROJECT))
                 .isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> history.purge("k", Scope.PROJECT)).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> history.purge(Scope.PROJECT)).isInstanceOf(BackendUnavailableException.class);
         reopen();
         assertThat(history().versions("k", Scope.PROJECT)).containsExactly(stored);
     }
@@ -225,6 +360,8 @@ public abstract class HistoryContract extends ContractSupport {
             assertThatThrownBy(() -> history().versions(key, Scope.PROJECT)).as("key of %s chars", key.length())
                     .isInstanceOf(InvalidKeyException.class);
             assertThatThrownBy(() -> history().version(key, Scope.PROJECT, 1)).as("key of %s chars", key.length())
+                    .isInstanceOf(InvalidKeyException.class);
+            assertThatThrownBy(() -> history().purge(key, Scope.PROJECT)).as("key of %s chars", key.length())
                     .isInstanceOf(InvalidKeyException.class);
         }
     }

@@ -308,6 +308,7 @@ public final class Memories {
                     .sessionId(sessionId)
                     .clock(clock)
                     .baseDirectory(resolved.projectDirectory())
+                    .forgeHome(forgeHome())
                     .registry(registry)
                     .build();
         }

@@ -60,7 +60,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     private final ProviderContext context;
     private final Graph graph = new Graph();
     private final Transactions transactions = this::begin;
-    private final VersionHistory history = this::versions;
+    private final VersionHistory history = new History();
     private volatile boolean closed;
 
     /** A provider over {@code store}, serving the project and session of {@code context}. */
@@ -199,9 +199,24 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         closed = true;
     }
 
-    private List<MemoryEntry> versions(String key, Scope scope) {
-        NodeId id = node(new EntryRef(Keys.validate(key), scope));
-        return read(() -> store.history(id));
+    /** Deletions are not kept here, so purging is deleting. */
+    private final class History implements VersionHistory {
+
+        @Override
+        public List<MemoryEntry> versions(String key, Scope scope) {
+            NodeId id = node(new EntryRef(Keys.validate(key), scope));
+            return read(() -> store.history(id));
+        }
+
+        @Override
+        public boolean purge(String key, Scope scope) {
+            return delete(key, scope);
+        }
+
+        @Override
+        public int purge(Scope scope) {
+            return clear(scope);
+        }
     }
 
     private final class Graph implements MemoryGraph {

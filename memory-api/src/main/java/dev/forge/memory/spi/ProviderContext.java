@@ -21,6 +21,7 @@ public final class ProviderContext {
     private final String sessionId;
     private final Clock clock;
     private final Path baseDirectory;
+    private final Path forgeHome;
     private volatile ProviderRegistry registry;
 
     private ProviderContext(Builder b) {
@@ -33,12 +34,19 @@ public final class ProviderContext {
         this.sessionId = Keys.validate(b.sessionId == null ? UUID.randomUUID().toString() : b.sessionId, "session id", MAX_ID_LENGTH);
         this.clock = b.clock;
         this.baseDirectory = b.baseDirectory.toAbsolutePath().normalize();
+        this.forgeHome = (b.forgeHome != null ? b.forgeHome : defaultForgeHome()).toAbsolutePath().normalize();
         this.registry = b.registry;
     }
 
+    private static Path defaultForgeHome() {
+        String home = System.getenv("FORGE_HOME");
+        return home != null && !home.isBlank() ? Path.of(home) : Path.of(System.getProperty("user.home"), ".forge");
+    }
+
     /**
-     * A builder: empty config, a random session id, the UTC system clock, the working directory, the factories on
-     * the class path. The project id has no default and must be set.
+     * A builder: empty config, a random session id, the UTC system clock, the working directory, the forge home
+     * from {@code $FORGE_HOME} (else {@code ~/.forge}), the factories on the class path. The project id has no
+     * default and must be set.
      */
     public static Builder builder() {
         return new Builder();
@@ -47,7 +55,7 @@ public final class ProviderContext {
     /** A builder starting from this context's values. */
     public Builder toBuilder() {
         Builder builder = new Builder().config(config).projectId(projectId).sessionId(sessionId).clock(clock)
-                .baseDirectory(baseDirectory);
+                .baseDirectory(baseDirectory).forgeHome(forgeHome);
         builder.registry = registry;
         return builder;
     }
@@ -80,6 +88,14 @@ public final class ProviderContext {
     /** The absolute directory relative paths in the config resolve against (the project's {@code .forge} data root). */
     public Path baseDirectory() {
         return baseDirectory;
+    }
+
+    /**
+     * The user's forge directory, shared by every project: where providers keep GLOBAL memories unless configured
+     * otherwise. {@code $FORGE_HOME}, else {@code ~/.forge}, unless the builder set another.
+     */
+    public Path forgeHome() {
+        return forgeHome;
     }
 
     /**
@@ -123,7 +139,8 @@ public final class ProviderContext {
 
     @Override
     public String toString() {
-        return "ProviderContext[project=" + projectId + ", session=" + sessionId + ", base=" + baseDirectory + "]";
+        return "ProviderContext[project=" + projectId + ", session=" + sessionId + ", base=" + baseDirectory
+                + ", forgeHome=" + forgeHome + "]";
     }
 
     /** Builds a {@link ProviderContext}. */
@@ -133,6 +150,7 @@ public final class ProviderContext {
         private String sessionId;
         private Clock clock = Clock.systemUTC();
         private Path baseDirectory = Path.of("");
+        private Path forgeHome;
         private ProviderRegistry registry;
 
         private Builder() {
@@ -165,6 +183,12 @@ public final class ProviderContext {
         /** The directory relative paths resolve against. */
         public Builder baseDirectory(Path baseDirectory) {
             this.baseDirectory = Objects.requireNonNull(baseDirectory, "baseDirectory");
+            return this;
+        }
+
+        /** The user's forge directory; see {@link ProviderContext#forgeHome()}. */
+        public Builder forgeHome(Path forgeHome) {
+            this.forgeHome = Objects.requireNonNull(forgeHome, "forgeHome");
             return this;
         }
 

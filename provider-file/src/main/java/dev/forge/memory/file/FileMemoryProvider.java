@@ -136,7 +136,7 @@ public final class FileMemoryProvider implements MemoryProvider {
     private final Limits limits;
     private final MemoryGraph graph = new Graph();
     private final Transactions transactions = this::begin;
-    private final VersionHistory history = this::versions;
+    private final VersionHistory history = new History();
 
     private FileMemoryProvider(ProviderContext context, FileConfig config, FileStore store) {
         this.context = context;
@@ -261,11 +261,26 @@ public final class FileMemoryProvider implements MemoryProvider {
         return "FileMemoryProvider[" + store.directory() + ", project=" + context.projectId() + ", session=" + context.sessionId() + "]";
     }
 
-    private List<MemoryEntry> versions(String key, Scope scope) {
-        store.checkOpen();
-        Keys.validate(key);
-        Objects.requireNonNull(scope, "scope");
-        return store.versions(key, scope);
+    /** Deletions are not kept here (a delete removes the history files), so purging is deleting. */
+    private final class History implements VersionHistory {
+
+        @Override
+        public List<MemoryEntry> versions(String key, Scope scope) {
+            store.checkOpen();
+            Keys.validate(key);
+            Objects.requireNonNull(scope, "scope");
+            return store.versions(key, scope);
+        }
+
+        @Override
+        public boolean purge(String key, Scope scope) {
+            return delete(key, scope);
+        }
+
+        @Override
+        public int purge(Scope scope) {
+            return clear(scope);
+        }
     }
 
     private final class Graph implements MemoryGraph {

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
-import dev.forge.memory.file.internal.AtomicFiles;
+import dev.forge.memory.spi.files.AtomicFiles;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;

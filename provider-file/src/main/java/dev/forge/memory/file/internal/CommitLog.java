@@ -1,5 +1,6 @@
 package dev.forge.memory.file.internal;
 
+import dev.forge.memory.spi.files.AtomicFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.spi.Keys;

@@ -1,5 +1,6 @@
 package dev.forge.memory.file.internal;
 
+import dev.forge.memory.spi.files.AtomicFiles;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;

@@ -1,5 +1,6 @@
 package dev.forge.memory.file.internal;
 
+import dev.forge.memory.spi.files.AtomicFiles;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;

@@ -1,5 +1,8 @@
 package dev.forge.memory.file.internal;
 
+import dev.forge.memory.spi.files.StoreLock;
+import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.spi.files.Interrupts;
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.ConflictException;
 import dev.forge.memory.CorruptEntryException;

@@ -1,4 +1,4 @@
-package dev.forge.memory.file.internal;
+package dev.forge.memory.spi.files;
 
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -61,7 +61,7 @@ public final class AtomicFiles {
     }
 
     /** A fresh temporary name in {@code directory}. */
-    static Path tempName(Path directory) {
+    public static Path tempName(Path directory) {
         return directory.resolve(TEMP_PREFIX + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()));
     }
 
@@ -102,6 +102,37 @@ public final class AtomicFiles {
      */
     public static void write(Path tempDirectory, Path target, byte[] bytes, boolean fsync) throws IOException {
         put(tempDirectory, target, bytes, fsync);
+        if (fsync) {
+            syncDirectory(target.getParent());
+        }
+    }
+
+    /**
+     * Creates {@code target} with {@code bytes}, atomically and only if it does not exist: readers never see a part
+     * of it, and an existing file is never replaced. The content is written to a temporary file first, then given
+     * the target's name by a hard link, which fails if the name is taken (a no-replace move where the file system
+     * has no hard links).
+     *
+     * @param tempDirectory where the temporary file goes; on the same file system as {@code target}
+     * @param fsync         whether to force the data and the new name to the disk
+     * @throws FileAlreadyExistsException if {@code target} exists; nothing is changed
+     */
+    public static void create(Path tempDirectory, Path target, byte[] bytes, boolean fsync) throws IOException {
+        Path temp = writeTemp(tempDirectory, bytes, fsync);
+        try {
+            try {
+                Files.createLink(target, temp);
+            } catch (UnsupportedOperationException | FileSystemException e) {
+                if (e instanceof FileAlreadyExistsException || e instanceof NoSuchFileException
+                        || e instanceof AccessDeniedException) {
+                    throw e;
+                }
+                LOG.debug("Cannot hard-link {} ({}); moving it without replacing", temp, e.toString());
+                Files.move(temp, target);
+            }
+        } finally {
+            deleteQuietly(temp);
+        }
         if (fsync) {
             syncDirectory(target.getParent());
         }

@@ -1,16 +1,16 @@
-package dev.forge.memory.file.internal;
+package dev.forge.memory.spi.files;
 
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.function.Supplier;
 
 /**
- * Keeping thread interrupts from breaking a change half-way. An interrupt closes a {@link java.nio.channels.FileChannel}
- * in the middle of whatever it was doing; the store therefore uses streams and {@code RandomAccessFile}, which
- * interrupts do not affect, and retries the few channel operations it needs (directory fsync, file locks). The
+ * Keeping thread interrupts from breaking a file change half-way. An interrupt closes a {@link java.nio.channels.FileChannel}
+ * in the middle of whatever it was doing; file stores therefore use streams and {@code RandomAccessFile}, which
+ * interrupts do not affect, and retry the few channel operations it needs (directory fsync, file locks). The
  * interrupt is never lost: the flag is set again when the call returns.
  */
-final class Interrupts {
+public final class Interrupts {
 
     /** How many times a channel operation is retried after an interrupt closed its channel. */
     static final int MAX_ATTEMPTS = 1000;
@@ -25,7 +25,7 @@ final class Interrupts {
     }
 
     /** Runs {@code body} with the interrupt flag cleared; sets the flag again afterwards if it was set before or during. */
-    static <T> T deferred(Supplier<T> body) {
+    public static <T> T deferred(Supplier<T> body) {
         boolean interrupted = Thread.interrupted();
         try {
             return body.get();

@@ -1,4 +1,4 @@
-package dev.forge.memory.file.internal;
+package dev.forge.memory.spi.files;
 
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.StorageException;
