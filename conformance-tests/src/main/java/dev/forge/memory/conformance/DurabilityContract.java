@@ -2,6 +2,8 @@ package dev.forge.memory.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.forge.memory.Capability;
+import dev.forge.memory.EntryRef;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
@@ -91,5 +93,26 @@ public abstract class DurabilityContract extends ContractSupport {
         put("big", value);
         reopen();
         assertThat(provider.get("big", Scope.PROJECT).orElseThrow().value()).isEqualTo(value);
+    }
+
+    @Test
+    void doctor_finds_nothing_wrong_with_what_the_api_wrote() {
+        put("k", "one", List.of("t"), Map.of("n", 1));
+        put("k", "two");
+        put("gone", "soon");
+        provider.delete("gone", Scope.PROJECT);
+        put("gone", "back");
+        provider.set("s", "session", Scope.SESSION);
+        provider.set("g", "global", Scope.GLOBAL);
+        if (has(Capability.GRAPH)) {
+            provider.graph().orElseThrow().relate(new EntryRef("k", Scope.PROJECT), new EntryRef("g", Scope.GLOBAL), "LINKS");
+        }
+        if (has(Capability.HISTORY)) {
+            put("purged", "p");
+            provider.history().orElseThrow().purge("purged", Scope.PROJECT);
+        }
+        assertThat(provider.doctor()).as("problems reported for a store only the API wrote").isEmpty();
+        reopen();
+        assertThat(provider.doctor()).as("problems reported after a reopen").isEmpty();
     }
 }

@@ -2,6 +2,7 @@ package dev.forge.memory.file;
 
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
+import dev.forge.memory.conformance.ChildJvm;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;
@@ -40,8 +41,8 @@ public final class ChildWriter {
                 .config(ProviderConfig.of(Map.of("base_path", ".")))
                 .build();
         try (MemoryProvider provider = new FileMemoryProviderFactory().open(context)) {
-            Children.signal(signals.resolve("ready"));
-            if (!Children.awaitFile(signals.resolve("go"), Duration.ofSeconds(60))) {
+            ChildJvm.signal(signals.resolve("ready"));
+            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofSeconds(60))) {
                 throw new IllegalStateException("the parent never said go");
             }
             for (int i = 0; i < count; i++) {

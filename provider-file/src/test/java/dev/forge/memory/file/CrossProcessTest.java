@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
+import dev.forge.memory.conformance.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,8 +33,8 @@ class CrossProcessTest {
     Path signals;
 
     private Process startChild() throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(Children.java(ChildWriter.class, store.toString(), Stores.PROJECT,
-                Integer.toString(CHILD_ENTRIES), signals.toString()));
+        ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(ChildWriter.class, store.toString(),
+                Stores.PROJECT, Integer.toString(CHILD_ENTRIES), signals.toString()));
         builder.redirectErrorStream(true);
         builder.redirectOutput(signals.resolve("child.log").toFile());
         return builder.start();
@@ -45,7 +46,7 @@ class CrossProcessTest {
 
     /** Waits until the child has its provider open, so that what follows overlaps with it. */
     private void awaitReady(Process child) throws IOException {
-        boolean ready = Children.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60));
+        boolean ready = ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60));
         assertThat(ready).as("the child opened the store; alive: %s, its output:%n%s", child.isAlive(), log()).isTrue();
     }
 
@@ -64,7 +65,7 @@ class CrossProcessTest {
             Process child = startChild();
             try {
                 awaitReady(child);
-                Children.signal(signals.resolve("go"));
+                ChildJvm.signal(signals.resolve("go"));
                 awaitSuccess(child);
             } finally {
                 child.destroyForcibly();
@@ -93,7 +94,7 @@ class CrossProcessTest {
             try {
                 awaitReady(child);
                 // Both are open; both start writing now.
-                Children.signal(signals.resolve("go"));
+                ChildJvm.signal(signals.resolve("go"));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (parentWrites < 400 && System.nanoTime() < deadline && (parentWrites < 20 || child.isAlive())) {
                     provider.set("parent:" + parentWrites, "from the parent", Scope.PROJECT);

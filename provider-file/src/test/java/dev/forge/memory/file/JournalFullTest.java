@@ -8,6 +8,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
+import dev.forge.memory.conformance.ChildJvm;
 import dev.forge.memory.spi.files.AtomicFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,7 +59,7 @@ class JournalFullTest {
             // ulimit -f counts 512- or 1024-byte blocks depending on the shell: 16 of them is far below 64 KiB,
             // far above an entry file or a commit record.
             List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "ulimit -f 16 && exec \"$@\"", "sh"));
-            command.addAll(Children.java(JournalFullChild.class, store.toString()));
+            command.addAll(ChildJvm.command(JournalFullChild.class, store.toString()));
             Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output;
             try {

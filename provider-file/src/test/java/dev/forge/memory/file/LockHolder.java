@@ -1,5 +1,6 @@
 package dev.forge.memory.file;
 
+import dev.forge.memory.conformance.ChildJvm;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
@@ -22,8 +23,8 @@ public final class LockHolder {
         Path signals = Path.of(args[1]);
         try (FileChannel channel = FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock lock = channel.lock()) {
-            Children.signal(signals.resolve("locked"));
-            if (!Children.awaitFile(signals.resolve("release"), Duration.ofSeconds(60))) {
+            ChildJvm.signal(signals.resolve("locked"));
+            if (!ChildJvm.awaitFile(signals.resolve("release"), Duration.ofSeconds(60))) {
                 System.exit(1);
             }
         }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
+import dev.forge.memory.conformance.ChildJvm;
 import dev.forge.memory.spi.files.AtomicFiles;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -87,12 +88,13 @@ class StoreLockTest {
             AtomicFiles.deleteTree(directory);
             Files.createDirectory(directory);
 
-            ProcessBuilder builder = new ProcessBuilder(Children.java(LockHolder.class, directory.toString(), signals.toString()));
+            ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(LockHolder.class, directory.toString(),
+                    signals.toString()));
             builder.redirectErrorStream(true);
             builder.redirectOutput(signals.resolve("holder.log").toFile());
             Process holder = builder.start();
             try {
-                assertThat(Children.awaitFile(signals.resolve("locked"), Duration.ofSeconds(30)))
+                assertThat(ChildJvm.awaitFile(signals.resolve("locked"), Duration.ofSeconds(30)))
                         .as("the other process locked the new .lock").isTrue();
 
                 FutureTask<MemoryEntry> write = new FutureTask<>(() -> provider.set("after", "in the new directory", Scope.PROJECT));
@@ -100,7 +102,7 @@ class StoreLockTest {
                 assertThatThrownBy(() -> write.get(700, TimeUnit.MILLISECONDS))
                         .as("the write waits for the other process").isInstanceOf(TimeoutException.class);
 
-                Children.signal(signals.resolve("release"));
+                ChildJvm.signal(signals.resolve("release"));
                 assertThat(write.get(30, TimeUnit.SECONDS).version()).isEqualTo(1);
                 assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 assertThat(holder.exitValue()).isZero();

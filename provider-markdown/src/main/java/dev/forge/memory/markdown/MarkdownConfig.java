@@ -1,0 +1,66 @@
+package dev.forge.memory.markdown;
+
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.ByteSize;
+
+/**
+ * The settings of the {@code markdown} provider, bound from its config block with
+ * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are written in {@code snake_case}; a missing key takes
+ * its default, an unknown key is rejected.
+ *
+ * <pre>{@code
+ * memory:
+ *   provider: markdown
+ *   config:
+ *     path: .forge/memory          # PROJECT memories (and session/<id>/ for SESSION ones); the default
+ *     global_path: ~/.forge/memory # GLOBAL memories; default $FORGE_HOME/memory, else ~/.forge/memory
+ *     max_file_size: 8MB           # larger memory files are skipped and reported by doctor; default 8MB
+ *     fsync: true                  # force every write to the disk before it counts; default true
+ * }</pre>
+ *
+ * <p>{@code path} may contain {@code {project}}, replaced by the project id (made safe as a file name), so that
+ * several projects can keep their memories under one root, e.g. {@code ~/memories/{project}}. Without it the
+ * directory itself is the project: every provider opened on it sees the same PROJECT memories.
+ *
+ * @param path        the directory of PROJECT memories; relative paths resolve against the project directory
+ * @param globalPath  the directory of GLOBAL memories, shared by every project; {@code null} for the default
+ * @param maxFileSize the largest memory file read; a larger one (a person's mistake, or not a memory) is skipped
+ * @param fsync       whether writes are forced to the disk (and so survive a power loss, not just a crash)
+ */
+public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync) {
+
+    /** The default {@code path}: {@code .forge/memory} under the project directory. */
+    public static final String DEFAULT_PATH = ".forge/memory";
+
+    /** The placeholder in {@code path} replaced by the project id. */
+    public static final String PROJECT_PLACEHOLDER = "{project}";
+
+    /** The default {@code max_file_size}: 8 MiB, well above the largest value (1 MiB) with its front-matter. */
+    public static final ByteSize DEFAULT_MAX_FILE_SIZE = ByteSize.ofBytes(8L * 1024 * 1024);
+
+    /** Fills in the default of every missing setting and rejects blank paths and a tiny {@code max_file_size}. */
+    public MarkdownConfig {
+        if (path == null) {
+            path = DEFAULT_PATH;
+        } else if (path.isBlank()) {
+            throw new ConfigurationException("'path' must not be blank: leave it out to use the project's .forge/memory.");
+        }
+        if (globalPath != null && globalPath.isBlank()) {
+            throw new ConfigurationException("'global_path' must not be blank: leave it out to use $FORGE_HOME/memory.");
+        }
+        if (maxFileSize == null) {
+            maxFileSize = DEFAULT_MAX_FILE_SIZE;
+        } else if (maxFileSize.bytes() < 64 * 1024) {
+            throw new ConfigurationException("'max_file_size' must be at least 64KB so that ordinary memories fit; it is "
+                    + maxFileSize + ".");
+        }
+        if (fsync == null) {
+            fsync = Boolean.TRUE;
+        }
+    }
+
+    /** Every setting at its default. */
+    public static MarkdownConfig defaults() {
+        return new MarkdownConfig(null, null, null, null);
+    }
+}

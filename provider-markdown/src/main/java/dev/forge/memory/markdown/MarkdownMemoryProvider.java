@@ -1,0 +1,295 @@
+package dev.forge.memory.markdown;
+
+import dev.forge.memory.Capability;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Hit;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.StoreProblem;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.VersionHistory;
+import dev.forge.memory.markdown.internal.MarkdownStore;
+import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.ProviderContext;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The {@code markdown} provider, forge-memory's default: memories a person can read, edit and delete in a text
+ * editor, that an agent still queries fast.
+ *
+ * <h2>Files</h2>
+ * One file per version of a memory, {@code mem_<uuid>.md}: YAML front-matter between {@code ---} lines, then the
+ * value as a markdown body.
+ * <pre>
+ * ---
+ * id: mem_1b4e28ba-2fa1-41d2-883f-0016d3cca427
+ * key: build-tool
+ * created_at: 2026-11-22T04:15:12.123Z
+ * updated_at: 2026-11-22T04:16:40.001Z
+ * version: 2
+ * scope: project
+ * tags:
+ *   - build
+ * supersedes: mem_0b9d6c1e-3f4a-4c2b-9d1e-5a6b7c8d9e0f
+ * related:
+ *   - id: mem_a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d
+ *     relationship: refines
+ * session_id: sess-42
+ * ---
+ * We use Maven 3.9 with the wrapper.
+ * </pre>
+ * Fields a person or a newer version adds are kept when the file is rewritten. The metadata entries
+ * {@code category} and {@code trigger}, when text, are written as the front-matter fields of those names.
+ *
+ * <h2>Layout</h2>
+ * <pre>
+ * &lt;path&gt;/mem_*.md                  PROJECT memories (path: .forge/memory under the project by default)
+ * &lt;path&gt;/session/&lt;session&gt;/mem_*.md  SESSION memories of one session; removed by endSession()
+ * &lt;global_path&gt;/mem_*.md           GLOBAL memories ($FORGE_HOME/memory, else ~/.forge/memory)
+ * &lt;dir&gt;/.lock, &lt;dir&gt;/.generation   the writers' lock and change marker of path and of global_path
+ * </pre>
+ * Directories are created by the first write with mode {@code 0700} and files with {@code 0600}, where the file
+ * system has POSIX permissions: memories hold what an agent learned about a person's work, which other accounts on
+ * the machine, group members included, have no reason to read. (Stricter than the {@code 0750} of the original
+ * design, for that reason.)
+ *
+ * <h2>Versions</h2>
+ * Files are never changed to change a value: {@code set} writes the next version, which {@code supersedes} the
+ * previous head. {@code delete} and {@code clear} write a tombstone version ({@code tombstone: true}), so the history
+ * survives ({@link Capability#TOMBSTONES}); {@link VersionHistory#purge} removes every file of a key, for privacy.
+ * The history is the chain walked back from the head; a cycle or a missing link in files edited by hand ends the
+ * walk (see {@link #doctor()}).
+ *
+ * <h2>Relations</h2>
+ * A relation is an item of the {@code related} list of its source's head file, naming its target by the id of one of
+ * the target's versions (or, written by hand, by {@code key} and optional {@code scope}); relate and unrelate rewrite
+ * that head file in place, the only in-place change the provider makes. A {@code relationship} word such as
+ * {@code relates-to} is the relation type {@code relates_to}. A relation by id reaches the target's current version
+ * until the target is deleted; one written by key follows the key.
+ *
+ * <h2>Reading, editing by hand, and other processes</h2>
+ * Every file is read at open and kept in memory with the index, so reads never parse files. At every call the
+ * provider checks the generation file each writer replaces, and the directories' modification times: a write by
+ * another provider or process, and a memory file a person adds, removes or saves by renaming (as most editors do),
+ * are seen at the next call. A file edited in place without a rename is seen after {@link #refresh()} or at the
+ * next open. Unreadable files (broken front-matter, a missing key, a wrong type) are skipped with a warning naming
+ * the file, and listed by {@link #doctor()}.
+ *
+ * <p>Several processes may share the directories: writers take an exclusive lock ({@code .lock}) and read any new
+ * files before they write, so no version is lost and no head gets two successors. Calls of one provider run one at a
+ * time.
+ */
+public final class MarkdownMemoryProvider implements MemoryProvider {
+
+    /** The name this provider is selected by. */
+    public static final String NAME = "markdown";
+
+    static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
+            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.HISTORY, Capability.TOMBSTONES));
+
+    private final MarkdownStore store;
+    private final Graph graph = new Graph();
+    private final History history = new History();
+
+    private MarkdownMemoryProvider(MarkdownStore store) {
+        this.store = store;
+    }
+
+    /**
+     * Opens the memories that {@code config} places for the project and session of {@code context}.
+     *
+     * @throws dev.forge.memory.ConfigurationException      if a path is invalid or the project and global
+     *                                                      directories overlap
+     * @throws dev.forge.memory.BackendUnavailableException if a directory exists but cannot be read
+     */
+    public static MarkdownMemoryProvider open(ProviderContext context, MarkdownConfig config) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(config, "config");
+        Path project = context.resolve(config.path().replace(MarkdownConfig.PROJECT_PLACEHOLDER,
+                Keys.toFileName(context.projectId())));
+        Path global = config.globalPath() == null ? context.forgeHome().resolve("memory")
+                : context.resolve(config.globalPath());
+        return new MarkdownMemoryProvider(MarkdownStore.open(NAME, context.clock(), context.sessionId(),
+                config.maxFileSize().bytes(), config.fsync(), project, global));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** The directory of this project's memories. */
+    public Path projectDirectory() {
+        return store.projectDirectory();
+    }
+
+    /** The directory of this session's memories. */
+    public Path sessionDirectory() {
+        return store.sessionDirectory();
+    }
+
+    /** The directory of global memories. */
+    public Path globalDirectory() {
+        return store.globalDirectory();
+    }
+
+    @Override
+    public Optional<MemoryEntry> get(String key, Scope scope) {
+        return store.get(key, scope);
+    }
+
+    @Override
+    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+        store.checkOpen();
+        EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
+        return store.set(write);
+    }
+
+    @Override
+    public List<MemoryEntry> query(Query query) {
+        return store.query(query);
+    }
+
+    /**
+     * Keyword search over keys, tags and bodies.
+     *
+     * @throws UnsupportedCapabilityException for semantic and hybrid search: this provider has no embeddings
+     */
+    @Override
+    public List<Hit> search(SearchRequest request) {
+        Objects.requireNonNull(request, "request");
+        store.checkOpen();
+        if (request.mode() != SearchMode.KEYWORD) {
+            throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
+        }
+        return store.search(request);
+    }
+
+    /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
+    @Override
+    public boolean delete(String key, Scope scope) {
+        return store.delete(key, scope);
+    }
+
+    /** Writes a tombstone version for every entry of the scope; histories stay. */
+    @Override
+    public int clear(Scope scope) {
+        return store.clear(scope);
+    }
+
+    /** Removes this session's memories for good, tombstones and history included, with their directory. */
+    @Override
+    public int endSession() {
+        return store.endSession();
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public Optional<MemoryGraph> graph() {
+        return Optional.of(graph);
+    }
+
+    @Override
+    public Optional<VersionHistory> history() {
+        return Optional.of(history);
+    }
+
+    /**
+     * Reads the directories again, including files edited in place while the provider was open, then lists unreadable
+     * files, broken version chains and relationship words that are not relation types.
+     */
+    @Override
+    public List<StoreProblem> doctor() {
+        return store.doctor();
+    }
+
+    /**
+     * The current entry of the key that the version {@code id} (a file name without {@code .md}) belongs to: the
+     * head of its chain, found from any version in this project's, this session's or the global directory. Empty if
+     * no readable file has that id or the key is deleted now.
+     */
+    public Optional<MemoryEntry> latestVersion(String id) {
+        return store.latestVersion(id);
+    }
+
+    /**
+     * Reads again every file whose size or modification time changed since it was read: picks up files a person
+     * edited in place, which the provider does not otherwise notice while open.
+     *
+     * @throws dev.forge.memory.BackendUnavailableException if closed, or a directory cannot be read
+     */
+    public void refresh() {
+        store.refresh();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    @Override
+    public String toString() {
+        return "MarkdownMemoryProvider[" + store.projectDirectory() + ", global " + store.globalDirectory() + "]";
+    }
+
+    private final class History implements VersionHistory {
+
+        @Override
+        public List<MemoryEntry> versions(String key, Scope scope) {
+            return store.versions(key, scope);
+        }
+
+        @Override
+        public boolean purge(String key, Scope scope) {
+            return store.purge(key, scope);
+        }
+
+        @Override
+        public int purge(Scope scope) {
+            return store.purge(scope);
+        }
+    }
+
+    private final class Graph implements MemoryGraph {
+
+        @Override
+        public Relation relate(EntryRef from, EntryRef to, String type) {
+            return store.relate(from, to, type);
+        }
+
+        @Override
+        public boolean unrelate(EntryRef from, EntryRef to, String type) {
+            return store.unrelate(from, to, type);
+        }
+
+        @Override
+        public List<Relation> relations(EntryRef entry, Direction direction) {
+            return store.relations(entry, direction);
+        }
+
+        @Override
+        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+            return store.traverse(start, traversal);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.forge.memory.markdown.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The versions of one key in one directory, linked by {@code supersedes}: the head (the newest version that no other
+ * supersedes), the line from the first version to the head, and which life of the key each version on the line
+ * belongs to (a tombstone ends a life; a version written after it starts the next one).
+ *
+ * <p>Files edited by hand can break the chain; reading goes on around it and the problem is reported. A cycle (two
+ * versions superseding each other) leaves no version unsuperseded: the newest by number, then time, then id, is
+ * taken as the head. The walk backward from the head stops at a version already seen, at a missing one, and after
+ * {@link #MAX_DEPTH} steps. Versions of the key not on the line (a fork, a copied file) are ignored.
+ */
+final class Chain {
+
+    /** The longest line walked back from a head. */
+    static final int MAX_DEPTH = 100_000;
+
+    private static final Comparator<IndexedFile> NEWEST_LAST = Comparator
+            .comparingLong((IndexedFile f) -> f.file().version())
+            .thenComparing(f -> f.file().updatedAt())
+            .thenComparing(IndexedFile::id);
+
+    private final String key;
+    private final IndexedFile head;
+    private final List<IndexedFile> line;
+    private final List<IndexedFile> members;
+    private final Map<String, Integer> lifeOf;
+    private final List<String> problems;
+
+    private Chain(String key, IndexedFile head, List<IndexedFile> line, List<IndexedFile> members,
+            Map<String, Integer> lifeOf, List<String> problems) {
+        this.key = key;
+        this.head = head;
+        this.line = line;
+        this.members = members;
+        this.lifeOf = lifeOf;
+        this.problems = problems;
+    }
+
+    /** Links the versions of {@code key} (at least one). */
+    static Chain of(String key, List<IndexedFile> versions) {
+        Map<String, IndexedFile> byId = new HashMap<>();
+        for (IndexedFile version : versions) {
+            byId.putIfAbsent(version.id(), version);
+        }
+        Set<String> superseded = new HashSet<>();
+        for (IndexedFile version : versions) {
+            version.file().supersedes().ifPresent(superseded::add);
+        }
+        List<String> problems = new ArrayList<>();
+        List<IndexedFile> unsuperseded = versions.stream().filter(v -> !superseded.contains(v.id())).toList();
+        IndexedFile head = Collections.max(unsuperseded.isEmpty() ? versions : unsuperseded, NEWEST_LAST);
+        if (unsuperseded.isEmpty()) {
+            problems.add("every version supersedes another (a cycle); " + head.name() + " is taken as the newest");
+        }
+        List<IndexedFile> line = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        IndexedFile current = head;
+        while (true) {
+            line.add(current);
+            seen.add(current.id());
+            Optional<String> previous = current.file().supersedes();
+            if (previous.isEmpty()) {
+                break;
+            }
+            IndexedFile before = byId.get(previous.get());
+            if (before == null) {
+                problems.add(current.name() + " supersedes " + previous.get() + ", which is missing: older versions are lost");
+                break;
+            }
+            if (seen.contains(before.id())) {
+                problems.add(current.name() + " supersedes " + before.name() + ", a newer version (a cycle): the history stops there");
+                break;
+            }
+            if (line.size() >= MAX_DEPTH) {
+                problems.add("the chain is longer than " + MAX_DEPTH + " versions: the history stops at " + current.name());
+                break;
+            }
+            current = before;
+        }
+        Collections.reverse(line);
+        Map<String, Integer> lifeOf = new HashMap<>();
+        int life = 0;
+        for (IndexedFile version : line) {
+            lifeOf.put(version.id(), life);
+            if (version.file().tombstone()) {
+                life++;
+            }
+        }
+        for (IndexedFile version : versions) {
+            if (!lifeOf.containsKey(version.id())) {
+                problems.add(version.name() + " (version " + version.file().version() + ") is not on the chain to "
+                        + head.name() + " and is ignored: two writers without the lock, or a copied file");
+            }
+        }
+        return new Chain(key, head, List.copyOf(line), List.copyOf(versions), lifeOf, List.copyOf(problems));
+    }
+
+    /** The key. */
+    String key() {
+        return key;
+    }
+
+    /** The newest version: the entry, or a tombstone if the key is deleted. */
+    IndexedFile head() {
+        return head;
+    }
+
+    /** Whether the key has an entry: its head is not a tombstone. */
+    boolean live() {
+        return !head.file().tombstone();
+    }
+
+    /** The versions from the first to the head, tombstones included. */
+    List<IndexedFile> line() {
+        return line;
+    }
+
+    /** Every file of the key in this directory, on the line or not. */
+    List<IndexedFile> members() {
+        return members;
+    }
+
+    /**
+     * Whether a reference to version {@code id} reaches the current entry: the version is on the line, in the
+     * current life, and the key is live. A reference into a life a deletion ended reaches nothing, so relations to a
+     * deleted entry stay gone when the key is written again.
+     */
+    boolean reaches(String id) {
+        Integer life = lifeOf.get(id);
+        return life != null && live() && life.equals(lifeOf.get(head.id()));
+    }
+
+    /** What is wrong with the chain; empty if nothing. */
+    List<String> problems() {
+        return problems;
+    }
+}

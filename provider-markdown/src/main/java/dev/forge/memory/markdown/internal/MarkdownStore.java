@@ -1,0 +1,720 @@
+package dev.forge.memory.markdown.internal;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryNotFoundException;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Hit;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryException;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.StorageException;
+import dev.forge.memory.StoreProblem;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.GraphWalker;
+import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.KeywordScorer;
+import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.spi.files.Interrupts;
+import dev.forge.memory.spi.files.StoreLock;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The markdown store of one provider: three directories of memory files (this project's, this session's, the global
+ * one), indexed in memory and kept in step with the disk.
+ *
+ * <p>Every call first checks whether the disk moved on: each {@link Root}'s generation file (replaced by every
+ * writer, in any process) and each directory's modification time (changed when a file is added, removed or renamed,
+ * as most editors save). If so, the directory is scanned again, reading only new and changed files. A file edited in
+ * place without a rename is seen by {@link #refresh()} and at the next open. Writers hold the root's
+ * {@link StoreLock} and scan before they write, so that two processes never write two versions on one head.
+ *
+ * <p>One lock guards the index; calls of one provider run one at a time. Entries are kept in memory, so reads and
+ * queries touch no file but the generation files; history and relations are read from the index too.
+ */
+public final class MarkdownStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MarkdownStore.class);
+
+    /** The directory, under the project's memory directory, that holds one directory per session. */
+    public static final String SESSION_DIRECTORY = "session";
+
+    private final String provider;
+    private final Clock clock;
+    private final String sessionId;
+    private final long maxFileSize;
+    private final boolean fsync;
+    private final Root projectRoot;
+    private final Root globalRoot;
+    private final Shelf projectShelf;
+    private final Shelf sessionShelf;
+    private final Shelf globalShelf;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile boolean closed;
+    private GraphView graph;
+
+    private MarkdownStore(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
+            Path projectDirectory, Path globalDirectory) {
+        this.provider = provider;
+        this.clock = clock;
+        this.sessionId = sessionId;
+        this.maxFileSize = maxFileSize;
+        this.fsync = fsync;
+        this.projectRoot = new Root(projectDirectory, fsync);
+        this.globalRoot = new Root(globalDirectory, fsync);
+        this.projectShelf = new Shelf(Scope.PROJECT, projectDirectory);
+        this.sessionShelf = new Shelf(Scope.SESSION,
+                projectDirectory.resolve(SESSION_DIRECTORY).resolve(Keys.toFileName(sessionId)));
+        this.globalShelf = new Shelf(Scope.GLOBAL, globalDirectory);
+    }
+
+    /**
+     * Opens the store: reads every memory file of the three directories, and removes temporary files that a crashed
+     * writer left. Creates no directory.
+     *
+     * @throws ConfigurationException       if the project and global directories are the same
+     * @throws BackendUnavailableException if a directory exists but cannot be read
+     */
+    public static MarkdownStore open(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
+            Path projectDirectory, Path globalDirectory) {
+        if (projectDirectory.equals(globalDirectory) || projectDirectory.startsWith(globalDirectory)
+                || globalDirectory.startsWith(projectDirectory)) {
+            throw new ConfigurationException("The project memory directory " + projectDirectory + " and the global one "
+                    + globalDirectory + " overlap, so PROJECT and GLOBAL memories would mix. Run in a project "
+                    + "directory, or set 'path' or 'global_path' of the markdown provider to separate directories.");
+        }
+        MarkdownStore store = new MarkdownStore(provider, clock, sessionId, maxFileSize, fsync, projectDirectory,
+                globalDirectory);
+        try {
+            store.removeTemporaryFiles(store.projectRoot, store.projectShelf, store.sessionShelf);
+            store.removeTemporaryFiles(store.globalRoot, store.globalShelf);
+            store.scan(store.projectRoot, store.projectShelf, store.sessionShelf);
+            store.scan(store.globalRoot, store.globalShelf);
+        } catch (IOException | RuntimeException e) {
+            store.projectRoot.release();
+            store.globalRoot.release();
+            if (e instanceof MemoryException m) {
+                throw m;
+            }
+            throw new BackendUnavailableException("Cannot read the markdown memories in " + projectDirectory + " or "
+                    + globalDirectory + ": " + e + ". Check that the directories are readable.", e);
+        }
+        store.warnAboutFileProviderLayout();
+        return store;
+    }
+
+    private void removeTemporaryFiles(Root root, Shelf... shelves) throws IOException {
+        try (StoreLock.Held held = root.exclusiveIfPresent()) {
+            if (held != null) {
+                for (Shelf shelf : shelves) {
+                    if (Files.isDirectory(shelf.directory())) {
+                        AtomicFiles.removeStaleTempFiles(shelf.directory());
+                    }
+                }
+            }
+        }
+    }
+
+    private void warnAboutFileProviderLayout() {
+        Path legacy = projectRoot.directory().resolve("project");
+        if (Files.isDirectory(legacy, LinkOption.NOFOLLOW_LINKS)) {
+            LOG.warn("{} holds a 'project' directory written by the file provider; the markdown provider does not read "
+                    + "it. Set 'memory.provider: file' in .forge/config.yaml to keep using those memories.",
+                    projectRoot.directory());
+        }
+    }
+
+    /** This project's memory directory. */
+    public Path projectDirectory() {
+        return projectShelf.directory();
+    }
+
+    /** This session's memory directory. */
+    public Path sessionDirectory() {
+        return sessionShelf.directory();
+    }
+
+    /** The global memory directory. */
+    public Path globalDirectory() {
+        return globalShelf.directory();
+    }
+
+    // ---- plumbing
+
+    /**
+     * Fails if the store is closed.
+     *
+     * @throws BackendUnavailableException if it is
+     */
+    public void checkOpen() {
+        if (closed) {
+            throw new BackendUnavailableException("This " + provider + " provider is closed; open a new one.");
+        }
+    }
+
+    /** Runs {@code work} holding the index lock, after bringing the index in step with the disk. */
+    private <T> T locked(String what, Supplier<T> work) {
+        checkOpen();
+        return Interrupts.deferred(() -> {
+            lock.lock();
+            try {
+                checkOpen();
+                catchUp(what);
+                return work.get();
+            } finally {
+                lock.unlock();
+            }
+        });
+    }
+
+    /** Runs {@code work} holding the index lock and the lock of {@code root}, in step with the disk. */
+    private <T> T writing(Root root, String what, IoWork<T> work) {
+        return locked(what, () -> {
+            try (StoreLock.Held held = root.exclusive()) {
+                catchUp(what);
+                return work.run();
+            } catch (IOException e) {
+                throw new StorageException("Cannot " + what + " in " + root.directory() + ": " + e
+                        + ". Check the directory's permissions and free space; nothing was changed.", e);
+            }
+        });
+    }
+
+    @FunctionalInterface
+    private interface IoWork<T> {
+        T run() throws IOException;
+    }
+
+    private void catchUp(String what) {
+        try {
+            boolean changed = catchUp(projectRoot, projectShelf, sessionShelf);
+            changed |= catchUp(globalRoot, globalShelf);
+            if (changed) {
+                graph = null;
+            }
+        } catch (IOException e) {
+            throw new BackendUnavailableException("Cannot " + what + ": the memory directories cannot be read ("
+                    + e + "). Check that they exist and are readable.", e);
+        }
+    }
+
+    private boolean catchUp(Root root, Shelf... shelves) throws IOException {
+        String generation = root.changedGeneration();
+        if (generation != null) {
+            boolean changed = false;
+            for (Shelf shelf : shelves) {
+                changed |= shelf.scan(maxFileSize);
+            }
+            root.seen(generation);
+            return changed;
+        }
+        boolean changed = false;
+        for (Shelf shelf : shelves) {
+            if (!Objects.equals(shelf.currentDirectoryModified(), shelf.directoryModified())) {
+                changed |= shelf.scan(maxFileSize);
+            }
+        }
+        return changed;
+    }
+
+    private void scan(Root root, Shelf... shelves) throws IOException {
+        String generation = root.generation();
+        for (Shelf shelf : shelves) {
+            shelf.scan(maxFileSize);
+        }
+        root.seen(generation);
+    }
+
+    /**
+     * Scans every directory again, reading every file whose size or modification time changed: picks up files a
+     * person edited in place while the store was open.
+     */
+    public void refresh() {
+        locked("refresh the index", () -> {
+            try {
+                scan(projectRoot, projectShelf, sessionShelf);
+                scan(globalRoot, globalShelf);
+            } catch (IOException e) {
+                throw new BackendUnavailableException("Cannot refresh the markdown memories: " + e + ".", e);
+            }
+            graph = null;
+            return null;
+        });
+    }
+
+    private Shelf shelf(Scope scope) {
+        return switch (Objects.requireNonNull(scope, "scope")) {
+            case SESSION -> sessionShelf;
+            case PROJECT -> projectShelf;
+            case GLOBAL -> globalShelf;
+        };
+    }
+
+    private Root root(Scope scope) {
+        return scope == Scope.GLOBAL ? globalRoot : projectRoot;
+    }
+
+    private static Optional<MemoryEntry> live(Chain chain) {
+        return chain != null && chain.live() ? Optional.of(chain.head().entry()) : Optional.empty();
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    }
+
+    /** Writes a new version file into {@code shelf}, announces it and indexes it. */
+    private IndexedFile create(Root root, Shelf shelf, MemoryFile file) throws IOException {
+        AtomicFiles.createDirectories(shelf.directory(), fsync);
+        Path path = shelf.directory().resolve(file.id() + ".md");
+        try {
+            AtomicFiles.create(shelf.directory(), path, MemoryFileCodec.serialize(file), fsync);
+        } catch (FileAlreadyExistsException e) {
+            throw new StorageException("A memory file named " + path.getFileName() + " exists already; ids are never "
+                    + "reused, so nothing was written. Try again.", e);
+        }
+        return indexWritten(root, shelf, path, file);
+    }
+
+    /** Replaces a file in place (relations changed), announces it and indexes it. */
+    private IndexedFile rewrite(Root root, Shelf shelf, IndexedFile old, MemoryFile file) throws IOException {
+        AtomicFiles.write(shelf.directory(), old.path(), MemoryFileCodec.serialize(file), fsync);
+        return indexWritten(root, shelf, old.path(), file);
+    }
+
+    private IndexedFile indexWritten(Root root, Shelf shelf, Path path, MemoryFile file) throws IOException {
+        root.bump();
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        IndexedFile indexed = new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file,
+                Entries.toEntry(file, shelf.scope()));
+        shelf.put(indexed);
+        shelf.directoryScanned(shelf.currentDirectoryModified());
+        graph = null;
+        return indexed;
+    }
+
+    // ---- entries
+
+    /** The entry of {@code key} in {@code scope}, if live. */
+    public Optional<MemoryEntry> get(String key, Scope scope) {
+        Keys.validate(key);
+        Shelf shelf = shelf(scope);
+        return locked("read key '" + Keys.abbreviate(key) + "'", () -> live(shelf.chain(key)));
+    }
+
+    /** Appends a version of the key; see {@link dev.forge.memory.MemoryProvider#set}. */
+    public MemoryEntry set(EntryWrite write) {
+        Shelf shelf = shelf(write.scope());
+        String key = write.key();
+        return writing(root(write.scope()), "write key '" + Keys.abbreviate(key) + "'", () -> {
+            Chain chain = shelf.chain(key);
+            Instant now = now();
+            MemoryEntry entry;
+            List<RelatedItem> related = List.of();
+            Map<String, Object> extra = Map.of();
+            Optional<String> category = Optional.empty();
+            if (chain != null && chain.live()) {
+                entry = write.toEntry(Optional.of(chain.head().entry()), now);
+                related = chain.head().file().related();
+                extra = chain.head().file().extra();
+            } else {
+                MemoryEntry fresh = write.toEntry(Optional.empty(), now);
+                long version = chain == null ? 1 : chain.head().file().version() + 1;
+                entry = new MemoryEntry(key, fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
+                        fresh.createdAt(), fresh.updatedAt(), version);
+            }
+            MemoryFile file = Entries.toFile(entry, MemoryFileCodec.newId(),
+                    chain == null ? Optional.empty() : Optional.of(chain.head().id()), related, sessionId, extra);
+            return create(root(write.scope()), shelf, file).entry();
+        });
+    }
+
+    /** Writes a tombstone for a live key; see {@link dev.forge.memory.MemoryProvider#delete}. */
+    public boolean delete(String key, Scope scope) {
+        Keys.validate(key);
+        Shelf shelf = shelf(scope);
+        Root root = root(scope);
+        String what = "delete key '" + Keys.abbreviate(key) + "'";
+        if (!locked(what, () -> live(shelf.chain(key)).isPresent())) {
+            return false; // nothing to do: take no lock, create no directory
+        }
+        return writing(root, what, () -> {
+            Chain chain = shelf.chain(key);
+            if (chain == null || !chain.live()) {
+                return false;
+            }
+            create(root, shelf, Entries.tombstone(chain.head().file(), MemoryFileCodec.newId(), now(), sessionId));
+            return true;
+        });
+    }
+
+    /** Writes a tombstone for every live key of the scope; see {@link dev.forge.memory.MemoryProvider#clear}. */
+    public int clear(Scope scope) {
+        Shelf shelf = shelf(scope);
+        Root root = root(scope);
+        String what = "clear the " + scope.name().toLowerCase(Locale.ROOT) + " memories";
+        if (!locked(what, () -> shelf.chains().stream().anyMatch(Chain::live))) {
+            return 0;
+        }
+        return writing(root, what, () -> {
+            List<Chain> live = shelf.chains().stream().filter(Chain::live).toList();
+            Instant now = now();
+            for (Chain chain : live) {
+                create(root, shelf, Entries.tombstone(chain.head().file(), MemoryFileCodec.newId(), now, sessionId));
+            }
+            return live.size();
+        });
+    }
+
+    /** Removes every file of the key; see {@link dev.forge.memory.VersionHistory#purge(String, Scope)}. */
+    public boolean purge(String key, Scope scope) {
+        Keys.validate(key);
+        Shelf shelf = shelf(scope);
+        Root root = root(scope);
+        String what = "purge key '" + Keys.abbreviate(key) + "'";
+        if (!locked(what, () -> shelf.chain(key) != null)) {
+            return false;
+        }
+        return writing(root, what, () -> {
+            Chain chain = shelf.chain(key);
+            if (chain == null) {
+                return false;
+            }
+            removeFiles(root, shelf, List.of(chain));
+            return true;
+        });
+    }
+
+    /** Removes every file of every key of the scope; see {@link dev.forge.memory.VersionHistory#purge(Scope)}. */
+    public int purge(Scope scope) {
+        Shelf shelf = shelf(scope);
+        Root root = root(scope);
+        String what = "purge the " + scope.name().toLowerCase(Locale.ROOT) + " memories";
+        if (!locked(what, () -> !shelf.chains().isEmpty())) {
+            return 0;
+        }
+        return writing(root, what, () -> {
+            List<Chain> chains = List.copyOf(shelf.chains());
+            removeFiles(root, shelf, chains);
+            return chains.size();
+        });
+    }
+
+    /** Removes this session's files and its directory. */
+    public int endSession() {
+        boolean anything = locked("end the session",
+                () -> !sessionShelf.chains().isEmpty() || Files.exists(sessionShelf.directory()));
+        if (!anything) {
+            return 0;
+        }
+        return writing(projectRoot, "end the session", () -> {
+            List<Chain> chains = List.copyOf(sessionShelf.chains());
+            int live = (int) chains.stream().filter(Chain::live).count();
+            removeFiles(projectRoot, sessionShelf, chains);
+            try {
+                Files.deleteIfExists(sessionShelf.directory());
+                sessionShelf.directoryScanned(null);
+            } catch (java.nio.file.DirectoryNotEmptyException e) {
+                LOG.debug("Session directory {} keeps files that are not memories", sessionShelf.directory());
+            }
+            return live;
+        });
+    }
+
+    private void removeFiles(Root root, Shelf shelf, List<Chain> chains) throws IOException {
+        if (chains.isEmpty()) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        try {
+            for (Chain chain : chains) {
+                for (IndexedFile file : chain.members()) {
+                    try {
+                        Files.delete(file.path());
+                    } catch (NoSuchFileException e) {
+                        // removed by hand meanwhile: gone all the same
+                    }
+                    names.add(file.name());
+                }
+            }
+            if (fsync) {
+                AtomicFiles.syncDirectory(shelf.directory());
+            }
+        } finally {
+            if (!names.isEmpty()) {
+                shelf.remove(names);
+                root.bump();
+                shelf.directoryScanned(shelf.currentDirectoryModified());
+                graph = null;
+            }
+        }
+    }
+
+    private List<MemoryEntry> candidates(Set<Scope> scopes) {
+        List<MemoryEntry> entries = new ArrayList<>();
+        for (Scope scope : scopes) {
+            for (Chain chain : shelf(scope).chains()) {
+                if (chain.live()) {
+                    entries.add(chain.head().entry());
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** The entries a query selects. */
+    public List<MemoryEntry> query(Query query) {
+        Objects.requireNonNull(query, "query");
+        return locked("query", () -> query.apply(candidates(query.scopes())));
+    }
+
+    /** Keyword search. */
+    public List<Hit> search(SearchRequest request) {
+        Objects.requireNonNull(request, "request");
+        return locked("search", () -> KeywordScorer.rank(request, candidates(request.scopes())));
+    }
+
+    /** The versions of a key, oldest first, tombstones left out. */
+    public List<MemoryEntry> versions(String key, Scope scope) {
+        Keys.validate(key);
+        Shelf shelf = shelf(scope);
+        return locked("read the history of key '" + Keys.abbreviate(key) + "'", () -> {
+            Chain chain = shelf.chain(key);
+            if (chain == null) {
+                return List.of();
+            }
+            return chain.line().stream().filter(f -> !f.file().tombstone()).map(IndexedFile::entry).toList();
+        });
+    }
+
+    /**
+     * The current entry of the key that version {@code id} belongs to, found from any version of it, in any of the
+     * three directories; empty if no such version is indexed or the key is deleted now.
+     */
+    public Optional<MemoryEntry> latestVersion(String id) {
+        Objects.requireNonNull(id, "id");
+        return locked("find the latest version of " + id, () -> {
+            for (Shelf shelf : List.of(sessionShelf, projectShelf, globalShelf)) {
+                IndexedFile file = shelf.byId(id);
+                if (file != null) {
+                    return live(shelf.chain(file.file().key()));
+                }
+            }
+            return Optional.<MemoryEntry>empty();
+        });
+    }
+
+    // ---- relations
+
+    /** Relates two live entries; see {@link dev.forge.memory.MemoryGraph#relate}. */
+    public Relation relate(EntryRef from, EntryRef to, String type) {
+        EntryRules.checkRelationType(type);
+        Keys.validate(from.key());
+        Keys.validate(to.key());
+        Shelf shelf = shelf(from.scope());
+        Root root = root(from.scope());
+        return writing(root, "relate " + from + " to " + to, () -> {
+            Chain source = shelf.chain(from.key());
+            Chain target = shelf(to.scope()).chain(to.key());
+            requireLive(source, from, from, to);
+            requireLive(target, to, from, to);
+            for (Relation existing : graph().outgoing(from)) {
+                if (existing.type().equals(type) && existing.to().equals(to)) {
+                    return existing;
+                }
+            }
+            Instant now = now();
+            MemoryFile head = source.head().file();
+            List<RelatedItem> related = new ArrayList<>(head.related());
+            related.add(new RelatedItem(Optional.of(target.head().id()), Optional.empty(), Optional.empty(), type,
+                    Optional.of(now), Map.of()));
+            rewrite(root, shelf, source.head(), Entries.withRelated(head, related));
+            return new Relation(from, type, to, now);
+        });
+    }
+
+    private static void requireLive(Chain chain, EntryRef end, EntryRef from, EntryRef to) {
+        if (chain == null || !chain.live()) {
+            throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": " + end
+                    + " does not exist. Store it first.");
+        }
+    }
+
+    /** Removes a relation; see {@link dev.forge.memory.MemoryGraph#unrelate}. */
+    public boolean unrelate(EntryRef from, EntryRef to, String type) {
+        EntryRules.checkRelationType(type);
+        Keys.validate(from.key());
+        Keys.validate(to.key());
+        Shelf shelf = shelf(from.scope());
+        Root root = root(from.scope());
+        return writing(root, "unrelate " + from + " from " + to, () -> {
+            Chain source = shelf.chain(from.key());
+            if (source == null || !source.live()) {
+                return false;
+            }
+            MemoryFile head = source.head().file();
+            List<RelatedItem> kept = new ArrayList<>();
+            for (RelatedItem item : head.related()) {
+                boolean match = type.equals(GraphView.relationType(item.relationship()))
+                        && to.equals(resolve(item, shelf).orElse(null));
+                if (!match) {
+                    kept.add(item);
+                }
+            }
+            if (kept.size() == head.related().size()) {
+                return false;
+            }
+            rewrite(root, shelf, source.head(), Entries.withRelated(head, kept));
+            return true;
+        });
+    }
+
+    /** The relations of an entry; see {@link dev.forge.memory.MemoryGraph#relations}. */
+    public List<Relation> relations(EntryRef entry, Direction direction) {
+        Objects.requireNonNull(direction, "direction");
+        Keys.validate(entry.key());
+        return locked("read relations", () -> graph().relations(entry, direction));
+    }
+
+    /** Walks the relations; see {@link dev.forge.memory.MemoryGraph#traverse}. */
+    public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+        Objects.requireNonNull(traversal, "traversal");
+        Keys.validate(start.key());
+        return locked("traverse relations", () -> {
+            if (live(shelf(start.scope()).chain(start.key())).isEmpty()) {
+                return List.of();
+            }
+            GraphView view = graph();
+            return GraphWalker.traverse(start, traversal, view::relations);
+        });
+    }
+
+    /** Where a related item points, if it reaches a live entry this provider can see. */
+    private Optional<EntryRef> resolve(RelatedItem item, Shelf from) {
+        if (item.id().isPresent()) {
+            String id = item.id().get();
+            for (Shelf shelf : List.of(sessionShelf, projectShelf, globalShelf)) {
+                IndexedFile file = shelf.byId(id);
+                if (file != null) {
+                    Chain chain = shelf.chain(file.file().key());
+                    return chain != null && chain.reaches(id)
+                            ? Optional.of(new EntryRef(file.file().key(), shelf.scope())) : Optional.empty();
+                }
+            }
+            return Optional.empty();
+        }
+        if (item.key().isEmpty()) {
+            return Optional.empty();
+        }
+        Scope scope = from.scope();
+        if (item.scope().isPresent()) {
+            Optional<Scope> named = Entries.scope(item.scope().get());
+            if (named.isEmpty()) {
+                return Optional.empty();
+            }
+            scope = named.get();
+        }
+        String key = item.key().get();
+        return live(shelf(scope).chain(key)).map(MemoryEntry::ref);
+    }
+
+    private GraphView graph() {
+        if (graph == null) {
+            Map<EntryRef, List<Relation>> outgoing = new HashMap<>();
+            List<StoreProblem> problems = new ArrayList<>();
+            for (Shelf shelf : List.of(sessionShelf, projectShelf, globalShelf)) {
+                for (Chain chain : shelf.chains()) {
+                    if (!chain.live()) {
+                        continue;
+                    }
+                    IndexedFile head = chain.head();
+                    EntryRef from = head.entry().ref();
+                    Map<String, Relation> unique = new LinkedHashMap<>();
+                    for (RelatedItem item : head.file().related()) {
+                        String type = GraphView.relationType(item.relationship());
+                        if (type == null) {
+                            problems.add(new StoreProblem(head.path().toString(), "relationship '"
+                                    + item.relationship() + "' is not a relation type (a letter, then letters, digits, "
+                                    + "'_' or '-'); the relation is ignored"));
+                            continue;
+                        }
+                        Optional<EntryRef> to = resolve(item, shelf);
+                        if (to.isEmpty()) {
+                            continue; // deleted, purged, or not visible from this project and session
+                        }
+                        Relation relation = new Relation(from, type, to.get(),
+                                item.createdAt().orElse(head.file().updatedAt()));
+                        unique.putIfAbsent(type + "\u0000" + to.get().scope() + "\u0000" + to.get().key(), relation);
+                    }
+                    if (!unique.isEmpty()) {
+                        outgoing.put(from, List.copyOf(unique.values()));
+                    }
+                }
+            }
+            graph = new GraphView(outgoing, problems);
+        }
+        return graph;
+    }
+
+    // ---- health
+
+    /** Everything wrong with the files, after a full rescan. */
+    public List<StoreProblem> doctor() {
+        refresh();
+        return locked("check the memories", () -> {
+            List<StoreProblem> problems = new ArrayList<>();
+            for (Shelf shelf : List.of(projectShelf, sessionShelf, globalShelf)) {
+                problems.addAll(shelf.problems());
+            }
+            problems.addAll(graph().problems());
+            return List.copyOf(problems);
+        });
+    }
+
+    /** Closes the store: releases the locks; later calls fail with {@link BackendUnavailableException}. */
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            projectRoot.release();
+            globalRoot.release();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the store is closed. */
+    public boolean isClosed() {
+        return closed;
+    }
+}
