@@ -10,7 +10,8 @@ import picocli.CommandLine.ParentCommand;
 /** {@code clear --scope S --yes}: removes every entry of a scope this project can see. */
 @Command(name = "clear", mixinStandardHelpOptions = true,
         description = {"Remove every entry of one scope: SESSION this session's, PROJECT this project's, GLOBAL every "
-                + "global entry on the backend. Needs --yes."})
+                + "global entry on the backend. Needs --yes. Like delete, it keeps the histories where the provider "
+                + "records deletions; purge --all erases them."})
 final class ClearCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -1,7 +1,11 @@
 package dev.forge.memory.cli;
 
+import dev.forge.memory.config.Memories;
 import dev.forge.memory.file.FileConfig;
+import dev.forge.memory.file.FileMemoryProvider;
 import dev.forge.memory.inmemory.InMemoryMemoryProvider;
+import dev.forge.memory.markdown.MarkdownConfig;
+import dev.forge.memory.markdown.MarkdownMemoryProvider;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,11 +21,31 @@ final class ConfigTemplates {
     record Setting(String key, String defaultValue, String meaning) {
     }
 
+    /**
+     * What {@code global_path} means when it is left out, written so that uncommenting it changes nothing:
+     * {@code $FORGE_HOME/memory}, else {@code ~/.forge/memory}.
+     */
+    static final String DEFAULT_GLOBAL_PATH = "${" + Memories.HOME_VARIABLE + ":-~/.forge}/memory";
+
     private static final Map<String, List<Setting>> SETTINGS = Map.of(
-            "file", fileSettings(),
+            MarkdownMemoryProvider.NAME, markdownSettings(),
+            FileMemoryProvider.NAME, fileSettings(),
             InMemoryMemoryProvider.NAME, List.of());
 
     private ConfigTemplates() {
+    }
+
+    private static List<Setting> markdownSettings() {
+        MarkdownConfig defaults = MarkdownConfig.defaults();
+        return List.of(
+                new Setting("path", defaults.path(), "PROJECT memories, SESSION ones under its session/; relative to "
+                        + "the project directory; " + MarkdownConfig.PROJECT_PLACEHOLDER + " becomes the project id"),
+                // The record's default is "not set", computed from the environment when the provider opens.
+                new Setting("global_path", DEFAULT_GLOBAL_PATH, "GLOBAL memories, shared by every project: "
+                        + "$FORGE_HOME/memory, else ~/.forge/memory"),
+                new Setting("max_file_size", size(defaults.maxFileSize().bytes()),
+                        "larger memory files are skipped and listed by 'forge-memory doctor'; at least 64KB"),
+                new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
     }
 
     private static List<Setting> fileSettings() {

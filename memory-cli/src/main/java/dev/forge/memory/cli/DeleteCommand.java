@@ -6,9 +6,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code delete KEY}: removes a memory, its history and its relations. */
+/** {@code delete KEY}: removes a memory and its relations, and its history unless the provider keeps it. */
 @Command(name = "delete", mixinStandardHelpOptions = true,
-        description = {"Remove the entry under KEY with its history and relations.", "Exits 1 if there is no such entry."})
+        description = {"Remove the entry under KEY with its relations, and with its history unless the provider records "
+                + "deletions (capability tombstones, as markdown does): there the history stays, ended by the deletion, "
+                + "until purge erases it.", "Exits 1 if there is no such entry."})
 final class DeleteCommand implements Callable<Integer> {
 
     @ParentCommand

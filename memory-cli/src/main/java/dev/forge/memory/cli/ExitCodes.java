@@ -26,7 +26,7 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
 
     /** Success. */
     static final int OK = 0;
-    /** The entry asked for does not exist (get, delete, history, traverse, relate). */
+    /** The entry asked for does not exist (get, delete, purge, history, traverse, relate). */
     static final int NOT_FOUND = 1;
     /** The command line or the request is malformed: bad option, key, value, pattern, or a missing confirmation. */
     static final int USAGE = 2;
@@ -39,6 +39,11 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
     static final int BACKEND = 4;
     /** The provider lacks a capability the command needs. */
     static final int UNSUPPORTED = 5;
+    /**
+     * {@code doctor} ran and found problems in the stored data. Not a failure of the command, so not 4: the store
+     * answered, and the problems are on stdout.
+     */
+    static final int PROBLEMS_FOUND = 6;
 
     /** The exit code for a failure. */
     static int of(Throwable failure) {

@@ -43,9 +43,10 @@ import picocli.CommandLine.Spec;
             "--json prints one JSON object on stdout. get and set print the entry object itself (key, value, scope, "
                     + "tags, metadata, createdAt, updatedAt, version), so its fields are at the top level; commands "
                     + "that list things wrap the list in an object: search {\"hits\": [...]}, query {\"entries\": [...]}, "
-                    + "history {\"key\", \"scope\", \"versions\": [...]}, providers {\"providers\", \"problems\"}, "
-                    + "traverse {\"start\", \"paths\"}. search --batch always writes JSON Lines, one object per query, "
-                    + "with or without --json. Errors are never JSON: one line on stderr, and the exit code.",
+                    + "history {\"key\", \"scope\", \"deleted\", \"versions\": [...]}, "
+                    + "providers {\"providers\", \"problems\"}, traverse {\"start\", \"paths\"}, "
+                    + "doctor {\"provider\", \"problems\"}. search --batch always writes JSON Lines, one object "
+                    + "per query, with or without --json. Errors are never JSON: one line on stderr, and the exit code.",
             "",
         },
         subcommands = {
@@ -57,22 +58,26 @@ import picocli.CommandLine.Spec;
             QueryCommand.class,
             SearchCommand.class,
             DeleteCommand.class,
+            PurgeCommand.class,
             ClearCommand.class,
             RelateCommand.class,
             TraverseCommand.class,
             HistoryCommand.class,
+            DoctorCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {
             "    0  success",
             "    1  not found: no such key or entry",
             "    2  usage: bad or empty option, argument, key, value or request;",
-            "       clear without --yes",
+            "       clear without --yes, purge --all without --scope",
             "    3  configuration: bad config file or key, unknown provider, unset $${VAR}",
             "       (config still prints what it resolved)",
             "    4  backend or I/O: unavailable, storage failure, damaged entry, conflict;",
             "       a file the command writes (init, search --out) cannot be written",
-            "    5  unsupported: the provider lacks the capability (e.g. semantic search)",
+            "    5  unsupported: the provider lacks the capability (e.g. semantic search,",
+            "       or history for history and purge)",
+            "    6  doctor found problems in the stored data (listed on stdout)",
             "  126  bin/forge-memory only: cannot run the tool (no Java 17 or newer,",
             "       building the jar failed, or the build lock timed out)",
             "Errors are one line on stderr, also with --json; --verbose adds the stack trace.",

@@ -27,16 +27,10 @@ class BatchSearchTest {
         cli = new CliHarness(root);
         queries = root.resolve("queries.jsonl");
         results = root.resolve("out/results.jsonl");
-        ok("set", "db", "We use SQLite for local state.");
-        ok("set", "ui", "The UI is written in React with TypeScript.");
-        ok("set", "ci", "CI runs on GitHub Actions; state is cached.");
-        ok("set", "pref", "Ana prefers SQLite too.", "--scope", "global");
-    }
-
-    private CliHarness.Result ok(String... args) {
-        CliHarness.Result result = cli.run(args);
-        assertThat(result.exitCode()).as(result.toString()).isZero();
-        return result;
+        cli.ok("set", "db", "We use SQLite for local state.");
+        cli.ok("set", "ui", "The UI is written in React with TypeScript.");
+        cli.ok("set", "ci", "CI runs on GitHub Actions; state is cached.");
+        cli.ok("set", "pref", "Ana prefers SQLite too.", "--scope", "global");
     }
 
     private void queries(String... lines) {
@@ -68,7 +62,7 @@ class BatchSearchTest {
                 "{\"id\": \"q-sqlite\", \"text\": \"sqlite\", \"scopes\": [\"project\", \"global\"], \"limit\": 50, \"mode\": \"keyword\"}",
                 "{\"id\": \"q-state\", \"text\": \"state\", \"scope\": \"project\", \"limit\": 1}",
                 "{\"id\": \"q-none\", \"text\": \"kubernetes\"}");
-        CliHarness.Result result = ok("search", "--batch", queries.toString(), "--out", results.toString());
+        CliHarness.Result result = cli.ok("search", "--batch", queries.toString(), "--out", results.toString());
         assertThat(result.out()).isEmpty();
         assertThat(result.err()).contains("4 queries");
         List<JsonNode> lines = parseLines(Files.readString(results));
@@ -89,7 +83,7 @@ class BatchSearchTest {
     @Test
     void without_out_the_results_go_to_stdout_and_options_are_the_defaults() {
         queries("{\"id\": \"1\", \"text\": \"sqlite\"}", "{\"id\": \"2\", \"text\": \"sqlite\", \"scope\": \"global\"}");
-        CliHarness.Result result = ok("search", "--batch", queries.toString(), "--scope", "project", "--scope", "global");
+        CliHarness.Result result = cli.ok("search", "--batch", queries.toString(), "--scope", "project", "--scope", "global");
         List<JsonNode> lines = parseLines(result.out());
         assertThat(keys(lines.get(0))).containsExactlyInAnyOrder("project:db", "global:pref");
         assertThat(keys(lines.get(1))).containsExactly("global:pref");
@@ -156,7 +150,7 @@ class BatchSearchTest {
     }
 
     @Test
-    void a_semantic_query_on_the_file_provider_exits_5_before_any_search_or_output() {
+    void a_semantic_query_on_a_provider_without_semantic_search_exits_5_before_any_search_or_output() {
         queries("{\"id\": \"1\", \"text\": \"sqlite\"}", "{\"id\": \"2\", \"text\": \"react\", \"mode\": \"hybrid\"}");
         CliHarness.Result result = cli.run("search", "--batch", queries.toString(), "--out", results.toString());
         assertThat(result.exitCode()).isEqualTo(ExitCodes.UNSUPPORTED);
@@ -176,7 +170,7 @@ class BatchSearchTest {
     void an_existing_out_file_is_replaced_whole() throws IOException {
         cli.write(results, "old content\n");
         queries("{\"id\": \"1\", \"text\": \"sqlite\"}");
-        ok("search", "--batch", queries.toString(), "--out", results.toString());
+        cli.ok("search", "--batch", queries.toString(), "--out", results.toString());
         assertThat(Files.readAllLines(results)).hasSize(1).allMatch(line -> line.startsWith("{\"id\":\"1\""));
         try (var files = Files.list(results.getParent())) {
             assertThat(files).hasSize(1);

@@ -1,5 +1,7 @@
 package dev.forge.memory.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -74,6 +76,26 @@ final class CliHarness {
                 .setErr(new PrintWriter(err, true))
                 .execute(args);
         return new Result(code, out.toString(), err.toString());
+    }
+
+    /** {@link #run Runs} {@code args} and asserts exit code 0; a failure shows the whole result. */
+    Result ok(String... args) {
+        Result result = run(args);
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        return result;
+    }
+
+    /**
+     * {@link #run Runs} {@code args} and asserts a failure as users see it: exit code {@code exitCode}, nothing on
+     * stdout, and one line on stderr starting {@code forge-memory: }, without a stack trace.
+     */
+    Result fails(int exitCode, String... args) {
+        Result result = run(args);
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(exitCode);
+        assertThat(result.out()).as("stdout").isEmpty();
+        assertThat(result.err()).startsWith("forge-memory: ").doesNotContain("\tat ");
+        assertThat(result.err().lines().count()).as(result.err()).isEqualTo(1);
+        return result;
     }
 
     /** Writes a file, creating its directory. */

@@ -12,31 +12,22 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every command's happy path on the file provider (the built-in default here), in text and in JSON. */
+/** Every command's happy path on the built-in default provider (markdown here), in text and in JSON. */
 class CommandsTest {
 
     private static final String ISO_INSTANT = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z";
 
-    @TempDir
-    Path root;
-
-    CliHarness cli;
+    private CliHarness cli;
 
     @BeforeEach
-    void setUp() {
+    void setUp(@TempDir Path root) {
         cli = new CliHarness(root);
-    }
-
-    private CliHarness.Result ok(String... args) {
-        CliHarness.Result result = cli.run(args);
-        assertThat(result.exitCode()).as(result.toString()).isZero();
-        return result;
     }
 
     private JsonNode json(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.add("--json");
-        return ok(all.toArray(String[]::new)).json();
+        return cli.ok(all.toArray(String[]::new)).json();
     }
 
     /** query --json: one object whose "entries" is the list, and nothing else. */
@@ -56,14 +47,14 @@ class CommandsTest {
 
     @Test
     void set_then_get_prints_the_value() {
-        assertThat(ok("set", "greeting", "hello world").out()).isEqualTo("Stored project:greeting (version 1).\n");
-        assertThat(ok("get", "greeting").out()).isEqualTo("hello world\n");
+        assertThat(cli.ok("set", "greeting", "hello world").out()).isEqualTo("Stored project:greeting (version 1).\n");
+        assertThat(cli.ok("get", "greeting").out()).isEqualTo("hello world\n");
     }
 
     @Test
     void get_prints_a_value_that_ends_with_a_newline_verbatim() {
-        ok("set", "k", "two\nlines\n");
-        assertThat(ok("get", "k").out()).isEqualTo("two\nlines\n");
+        cli.ok("set", "k", "two\nlines\n");
+        assertThat(cli.ok("get", "k").out()).isEqualTo("two\nlines\n");
     }
 
     @Test
@@ -112,18 +103,18 @@ class CommandsTest {
 
     @Test
     void set_value_file_reads_the_file() throws Exception {
-        Path file = Files.writeString(root.resolve("value.md"), "# Title\n\nbody ✓");
-        ok("set", "doc", "--value-file", file.toString());
-        assertThat(ok("get", "doc").out()).isEqualTo("# Title\n\nbody ✓\n");
+        Path file = Files.writeString(cli.root.resolve("value.md"), "# Title\n\nbody ✓");
+        cli.ok("set", "doc", "--value-file", file.toString());
+        assertThat(cli.ok("get", "doc").out()).isEqualTo("# Title\n\nbody ✓\n");
     }
 
     @Test
     void query_prints_one_line_per_entry_with_scope_key_version_and_time() {
-        ok("set", "user:ana", "A");
-        ok("set", "user:bob", "B");
-        ok("set", "user:bob", "B2");
-        ok("set", "team:core", "C");
-        String out = ok("query", "user:*").out();
+        cli.ok("set", "user:ana", "A");
+        cli.ok("set", "user:bob", "B");
+        cli.ok("set", "user:bob", "B2");
+        cli.ok("set", "team:core", "C");
+        String out = cli.ok("query", "user:*").out();
         assertThat(out.lines().toList()).satisfiesExactly(
                 line -> assertThat(line).matches("project user:ana \\(v1, updated " + ISO_INSTANT + "\\)"),
                 line -> assertThat(line).matches("project user:bob \\(v2, updated " + ISO_INSTANT + "\\)"));
@@ -131,10 +122,10 @@ class CommandsTest {
 
     @Test
     void query_json_filters_orders_and_pages() {
-        ok("set", "a", "1", "--tag", "x");
-        ok("set", "b", "2", "--tag", "x");
-        ok("set", "c", "3");
-        ok("set", "g", "4", "--scope", "global", "--tag", "x");
+        cli.ok("set", "a", "1", "--tag", "x");
+        cli.ok("set", "b", "2", "--tag", "x");
+        cli.ok("set", "c", "3");
+        cli.ok("set", "g", "4", "--scope", "global", "--tag", "x");
         assertThat(texts(entries("query", "*"), "key")).containsExactly("a", "b", "c");
         assertThat(texts(entries("query", "*", "--tag", "x"), "key")).containsExactly("a", "b");
         assertThat(texts(entries("query", "tag:x", "--scope", "project", "--scope", "global"), "key")).containsExactly("a", "b", "g");
@@ -148,7 +139,7 @@ class CommandsTest {
 
     @Test
     void query_without_matches_prints_nothing_on_stdout() {
-        CliHarness.Result result = ok("query", "nothing:*");
+        CliHarness.Result result = cli.ok("query", "nothing:*");
         assertThat(result.out()).isEmpty();
         assertThat(result.err()).contains("No entries match");
         assertThat(entries("query", "nothing:*")).isEmpty();
@@ -156,17 +147,17 @@ class CommandsTest {
 
     @Test
     void search_prints_score_scope_and_key_best_first() {
-        ok("set", "db", "We use SQLite for local state.");
-        ok("set", "ui", "The UI is written in React.");
-        List<String> lines = ok("search", "sqlite state").out().lines().toList();
+        cli.ok("set", "db", "We use SQLite for local state.");
+        cli.ok("set", "ui", "The UI is written in React.");
+        List<String> lines = cli.ok("search", "sqlite state").out().lines().toList();
         assertThat(lines).isNotEmpty();
         assertThat(lines.get(0)).matches("(0|1)\\.\\d{3} project db");
     }
 
     @Test
     void search_json_gives_key_scope_score_and_entry() {
-        ok("set", "db", "We use SQLite for local state.", "--tag", "architecture");
-        ok("set", "ui", "The UI is written in React.");
+        cli.ok("set", "db", "We use SQLite for local state.", "--tag", "architecture");
+        cli.ok("set", "ui", "The UI is written in React.");
         JsonNode document = json("search", "sqlite", "--limit", "5", "--tag", "architecture");
         assertThat(document.isObject()).as("one JSON object, like the other commands").isTrue();
         assertThat(document.size()).isEqualTo(1);
@@ -185,10 +176,10 @@ class CommandsTest {
 
     @Test
     void delete_removes_the_entry() {
-        ok("set", "k", "v");
-        assertThat(ok("delete", "k").out()).isEqualTo("Deleted project:k.\n");
+        cli.ok("set", "k", "v");
+        assertThat(cli.ok("delete", "k").out()).isEqualTo("Deleted project:k.\n");
         assertThat(cli.run("get", "k").exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
-        ok("set", "k2", "v", "--scope", "global");
+        cli.ok("set", "k2", "v", "--scope", "global");
         JsonNode deleted = json("delete", "k2", "--scope", "global");
         assertThat(deleted.path("deleted").asBoolean()).isTrue();
         assertThat(deleted.path("scope").asText()).isEqualTo("global");
@@ -196,12 +187,12 @@ class CommandsTest {
 
     @Test
     void clear_with_yes_removes_only_that_scope() {
-        ok("set", "a", "1");
-        ok("set", "b", "2");
-        ok("set", "g", "3", "--scope", "global");
-        assertThat(ok("clear", "--scope", "project", "--yes").out()).isEqualTo("Removed 2 entries from scope project.\n");
+        cli.ok("set", "a", "1");
+        cli.ok("set", "b", "2");
+        cli.ok("set", "g", "3", "--scope", "global");
+        assertThat(cli.ok("clear", "--scope", "project", "--yes").out()).isEqualTo("Removed 2 entries from scope project.\n");
         assertThat(entries("query", "*")).isEmpty();
-        ok("get", "g", "--scope", "global");
+        cli.ok("get", "g", "--scope", "global");
         JsonNode cleared = json("clear", "--scope", "global", "--yes");
         assertThat(cleared.path("removed").asInt()).isEqualTo(1);
         assertThat(cleared.path("scope").asText()).isEqualTo("global");
@@ -209,23 +200,23 @@ class CommandsTest {
 
     @Test
     void relate_and_traverse_follow_typed_relations() {
-        ok("set", "service", "S");
-        ok("set", "db", "D");
-        ok("set", "backup", "B", "--scope", "global");
-        assertThat(ok("relate", "service", "db", "USES").out()).isEqualTo("project:service -[USES]-> project:db\n");
+        cli.ok("set", "service", "S");
+        cli.ok("set", "db", "D");
+        cli.ok("set", "backup", "B", "--scope", "global");
+        assertThat(cli.ok("relate", "service", "db", "USES").out()).isEqualTo("project:service -[USES]-> project:db\n");
         JsonNode relation = json("relate", "db", "backup", "BACKED_UP_BY", "--to-scope", "global");
         assertThat(relation.path("from").path("key").asText()).isEqualTo("db");
         assertThat(relation.path("to").path("scope").asText()).isEqualTo("global");
         assertThat(relation.path("type").asText()).isEqualTo("BACKED_UP_BY");
         assertThat(relation.path("createdAt").asText()).matches(ISO_INSTANT);
 
-        assertThat(ok("traverse", "service").out().lines().toList()).containsExactly(
+        assertThat(cli.ok("traverse", "service").out().lines().toList()).containsExactly(
                 "project:service -[USES]-> project:db",
                 "project:service -[USES]-> project:db -[BACKED_UP_BY]-> global:backup");
-        assertThat(ok("traverse", "service", "--depth", "1").out().lines().toList())
+        assertThat(cli.ok("traverse", "service", "--depth", "1").out().lines().toList())
                 .containsExactly("project:service -[USES]-> project:db");
-        assertThat(ok("traverse", "service", "BACKED_UP_BY").out()).isEmpty();
-        assertThat(ok("traverse", "backup", "--scope", "global", "--direction", "incoming").out().lines().toList())
+        assertThat(cli.ok("traverse", "service", "BACKED_UP_BY").out()).isEmpty();
+        assertThat(cli.ok("traverse", "backup", "--scope", "global", "--direction", "incoming").out().lines().toList())
                 .containsExactly("global:backup <-[BACKED_UP_BY]- project:db",
                         "global:backup <-[BACKED_UP_BY]- project:db <-[USES]- project:service");
 
@@ -240,9 +231,9 @@ class CommandsTest {
 
     @Test
     void history_lists_every_version_oldest_first() {
-        ok("set", "k", "first version");
-        ok("set", "k", "second version\nwith a second line");
-        List<String> lines = ok("history", "k").out().lines().toList();
+        cli.ok("set", "k", "first version");
+        cli.ok("set", "k", "second version\nwith a second line");
+        List<String> lines = cli.ok("history", "k").out().lines().toList();
         assertThat(lines).satisfiesExactly(
                 line -> assertThat(line).matches("v1 " + ISO_INSTANT + " first version"),
                 line -> assertThat(line).matches("v2 " + ISO_INSTANT + " second version"));
@@ -257,46 +248,48 @@ class CommandsTest {
 
     @Test
     void session_entries_survive_across_calls_with_the_same_session() {
-        ok("--session", "s-1", "set", "scratch", "work in progress", "--scope", "session");
-        assertThat(ok("--session", "s-1", "get", "scratch", "--scope", "session").out()).isEqualTo("work in progress\n");
+        cli.ok("--session", "s-1", "set", "scratch", "work in progress", "--scope", "session");
+        assertThat(cli.ok("--session", "s-1", "get", "scratch", "--scope", "session").out()).isEqualTo("work in progress\n");
         assertThat(cli.run("--session", "s-2", "get", "scratch", "--scope", "session").exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
     }
 
     @Test
     void session_entries_use_forge_session_id_then_cli_by_default() {
-        ok("set", "scratch", "default session", "--scope", "session");
-        assertThat(ok("get", "scratch", "--scope", "session").out()).isEqualTo("default session\n");
-        assertThat(ok("--session", "cli", "get", "scratch", "--scope", "session").out()).isEqualTo("default session\n");
+        cli.ok("set", "scratch", "default session", "--scope", "session");
+        assertThat(cli.ok("get", "scratch", "--scope", "session").out()).isEqualTo("default session\n");
+        assertThat(cli.ok("--session", "cli", "get", "scratch", "--scope", "session").out()).isEqualTo("default session\n");
         cli.env.put("FORGE_SESSION_ID", "agent-7");
         assertThat(cli.run("get", "scratch", "--scope", "session").exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
-        ok("set", "scratch", "agent session", "--scope", "session");
-        assertThat(ok("--session", "agent-7", "get", "scratch", "--scope", "session").out()).isEqualTo("agent session\n");
+        cli.ok("set", "scratch", "agent session", "--scope", "session");
+        assertThat(cli.ok("--session", "agent-7", "get", "scratch", "--scope", "session").out()).isEqualTo("agent session\n");
     }
 
     @Test
     void providers_lists_name_capabilities_description_and_module() {
-        String out = ok("providers").out();
+        String out = cli.ok("providers").out();
         assertThat(out).containsPattern("(?m)^file\\s+keyword_search, graph, transactions, history$")
                 .containsPattern("(?m)^in-memory\\s+keyword_search, graph, transactions, history$")
+                .containsPattern("(?m)^markdown\\s+keyword_search, graph, history, tombstones$")
                 .contains("module: ").doesNotContain("Problems:");
         JsonNode providers = json("providers");
-        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "in-memory");
+        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "in-memory", "markdown");
         JsonNode file = providers.path("providers").get(0);
         assertThat(texts(file.path("capabilities"), "")).containsExactly("keyword_search", "graph", "transactions", "history");
         assertThat(file.path("description").asText()).contains("JSON file per memory");
         assertThat(file.path("module").asText()).contains("provider-file");
         assertThat(providers.path("providers").get(1).path("module").asText()).contains("memory-api");
+        assertThat(providers.path("providers").get(2).path("module").asText()).contains("provider-markdown");
         assertThat(providers.path("problems")).isEmpty();
     }
 
     @Test
     void config_prints_the_resolution_in_text() {
-        String out = ok("config").out();
-        assertThat(out).as(out).contains("provider: file    (from built-in default")
+        String out = cli.ok("config").out();
+        assertThat(out).as(out).contains("provider: markdown    (from built-in default")
                 .contains("project:  my-project    (from project directory name)")
                 .contains("files read: none")
                 .contains("session:  cli    (from default)")
-                .contains("providers found: file, in-memory");
+                .contains("providers found: file, in-memory, markdown");
     }
 
     @Test
@@ -304,8 +297,9 @@ class CommandsTest {
         List<List<String>> commands = List.of(
                 List.of("providers"), List.of("config"), List.of("set", "a", "alpha"), List.of("set", "b", "beta"),
                 List.of("get", "a"), List.of("query"), List.of("search", "alpha"), List.of("relate", "a", "b", "USES"),
-                List.of("traverse", "a"), List.of("history", "a"), List.of("delete", "b"),
-                List.of("clear", "--scope", "project", "--yes"), List.of("init"));
+                List.of("traverse", "a"), List.of("history", "a"), List.of("delete", "b"), List.of("history", "b"),
+                List.of("purge", "b"), List.of("doctor"), List.of("clear", "--scope", "project", "--yes"),
+                List.of("purge", "--all", "--scope", "project", "--yes"), List.of("init"));
         for (List<String> command : commands) {
             JsonNode document = json(command.toArray(String[]::new));
             assertThat(document.isObject()).as(command + " --json printed " + document).isTrue();
@@ -321,12 +315,12 @@ class CommandsTest {
 
     @Test
     void help_and_version_exit_0_and_no_subcommand_exits_2_with_usage() {
-        CliHarness.Result help = ok("--help");
+        CliHarness.Result help = cli.ok("--help");
         assertThat(help.out()).contains("Usage: forge-memory").contains("Exit codes:").contains("FORGE_SESSION_ID")
                 .contains("unset ${VAR}").contains("126").containsPattern("(?m)^\\s+4\\s+backend or I/O")
                 .contains("JSON Lines").contains("one line on stderr");
-        assertThat(ok("set", "--help").out()).contains("--value-file");
-        assertThat(ok("--version").out()).startsWith("forge-memory ");
+        assertThat(cli.ok("set", "--help").out()).contains("--value-file");
+        assertThat(cli.ok("--version").out()).startsWith("forge-memory ");
         CliHarness.Result none = cli.run();
         assertThat(none.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(none.err()).contains("Usage: forge-memory");

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.forge.memory.config.ConfigSource.Kind;
+import dev.forge.memory.config.Memories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -16,41 +18,48 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Which provider and settings a call uses, seen two ways: in {@code config --json} and in where {@code set}
  * writes. Every file below selects the file provider with its own {@code base_path}, so the store directory tells
- * which source won.
+ * which source won; with no file at all, the built-in default (markdown) writes under {@code .forge/memory}.
  */
 class ConfigPrecedenceTest {
 
-    @TempDir
-    Path root;
-
-    CliHarness cli;
+    private CliHarness cli;
 
     @BeforeEach
-    void setUp() {
+    void setUp(@TempDir Path root) {
         cli = new CliHarness(root);
     }
 
     private JsonNode config(String... options) {
         String[] args = Stream.concat(Stream.of(options), Stream.of("config", "--json")).toArray(String[]::new);
-        CliHarness.Result result = cli.run(args);
-        assertThat(result.exitCode()).as(result.toString()).isZero();
-        return result.json();
+        return cli.ok(args).json();
     }
 
     private void set(String... options) {
         String[] args = Stream.concat(Stream.of(options), Stream.of("set", "greeting", "hello")).toArray(String[]::new);
-        CliHarness.Result result = cli.run(args);
-        assertThat(result.exitCode()).as(result.toString()).isZero();
+        cli.ok(args);
     }
 
-    /** Whether the store under {@code directory} (relative to the project) holds the entry "greeting". */
+    /**
+     * Whether the store under {@code directory} (relative to the project) holds the entry "greeting": a file named
+     * after it (the file provider's {@code greeting.json}) or one whose text names it (the markdown provider's
+     * {@code mem_<id>.md}, whose front-matter holds {@code key: greeting}).
+     */
     private boolean storeHoldsGreeting(String directory) {
         Path store = cli.project.resolve(directory);
         if (!Files.isDirectory(store)) {
             return false;
         }
         try (Stream<Path> files = Files.walk(store)) {
-            return files.anyMatch(f -> f.getFileName().toString().startsWith("greeting.json"));
+            return files.filter(Files::isRegularFile).anyMatch(f -> f.getFileName().toString().startsWith("greeting.json")
+                    || new String(read(f), StandardCharsets.UTF_8).contains("key: greeting\n"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] read(Path file) {
+        try {
+            return Files.readAllBytes(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -63,12 +72,19 @@ class ConfigPrecedenceTest {
     @Test
     void with_nothing_configured_the_built_in_default_writes_under_dot_forge_memory() {
         JsonNode config = config();
-        assertThat(config.path("provider").asText()).isEqualTo("file");
+        assertThat(config.path("provider").asText()).isEqualTo(Memories.DEFAULT_PROVIDER);
         assertThat(config.path("providerSource").path("kind").asText()).isEqualTo(Kind.DEFAULT.name());
         assertThat(config.path("project").asText()).isEqualTo("my-project");
         assertThat(config.path("filesRead")).isEmpty();
         set();
         assertThat(storeHoldsGreeting(".forge/memory")).isTrue();
+    }
+
+    @Test
+    void global_memories_of_the_built_in_default_go_under_forge_home() {
+        cli.ok("set", "greeting", "hello", "--scope", "global");
+        assertThat(storeHoldsGreeting(cli.forgeHome.resolve("memory").toString())).isTrue();
+        assertThat(cli.userHome).isEmptyDirectory();
     }
 
     @Test
@@ -121,7 +137,7 @@ class ConfigPrecedenceTest {
     void a_memory_config_file_beats_forge_memory_provider_and_the_project_file() {
         cli.projectConfig(fileProvider("project-store"));
         cli.env.put("FORGE_MEMORY_PROVIDER", "in-memory");
-        Path override = cli.write(root.resolve("override.yaml"), fileProvider("override-store") + "  project: shared\n");
+        Path override = cli.write(cli.root.resolve("override.yaml"), fileProvider("override-store") + "  project: shared\n");
         JsonNode config = config("--memory-config", override.toString());
         assertThat(config.path("provider").asText()).isEqualTo("file");
         assertThat(config.path("providerSource").path("kind").asText()).isEqualTo(Kind.OVERRIDE_FILE.name());
@@ -136,7 +152,7 @@ class ConfigPrecedenceTest {
         cli.userConfig(fileProvider("user-store"));
         cli.projectConfig(fileProvider("project-store"));
         cli.env.put("FORGE_MEMORY_PROVIDER", "file");
-        Path override = cli.write(root.resolve("override.yaml"), fileProvider("override-store"));
+        Path override = cli.write(cli.root.resolve("override.yaml"), fileProvider("override-store"));
         String[] options = {"--memory-config", override.toString(), "--memory-provider", "in-memory"};
         JsonNode config = config(options);
         assertThat(config.path("provider").asText()).isEqualTo("in-memory");

@@ -3,7 +3,9 @@ package dev.forge.memory.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.forge.memory.config.Memories;
 import dev.forge.memory.file.FileConfig;
+import dev.forge.memory.markdown.MarkdownConfig;
 import dev.forge.memory.spi.ProviderConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,12 +37,6 @@ class InitCommandTest {
         configFile = cli.project.resolve(".forge/config.yaml");
     }
 
-    private CliHarness.Result ok(String... args) {
-        CliHarness.Result result = cli.run(args);
-        assertThat(result.exitCode()).as(result.toString()).isZero();
-        return result;
-    }
-
     private static Map<String, Object> commentedSettings(String yaml) {
         Map<String, Object> settings = new LinkedHashMap<>();
         Matcher m = SETTING.matcher(yaml);
@@ -50,36 +46,89 @@ class InitCommandTest {
         return settings;
     }
 
+    private static List<String> settingKeys(Class<? extends Record> config) {
+        return Arrays.stream(config.getRecordComponents())
+                .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName())).toList();
+    }
+
+    /** The config file with every commented setting uncommented, at the value the comment shows. */
+    private void uncommentEverySetting() throws IOException {
+        Files.writeString(configFile, Files.readString(configFile).replaceAll("(?m)^    # (\\w+: )", "    $1"));
+    }
+
     @Test
-    void init_writes_the_default_provider_with_its_settings_as_comments() throws IOException {
-        assertThat(ok("init").out()).isEqualTo("Wrote " + configFile + " for the 'file' provider.\n");
+    void init_writes_the_default_provider_markdown_with_its_settings_as_comments() throws IOException {
+        assertThat(cli.ok("init").out()).isEqualTo("Wrote " + configFile + " for the 'markdown' provider.\n");
         String yaml = Files.readString(configFile);
-        assertThat(yaml).contains("  provider: file\n").contains("# project: my-project")
-                .contains("# base_path: .forge/memory").contains("# compression: none").contains("# max_file_size: 8MB")
+        assertThat(yaml).contains("  provider: markdown\n").contains("# project: my-project")
+                .contains("# path: .forge/memory").contains("{project}")
+                .contains("# global_path: ${FORGE_HOME:-~/.forge}/memory").contains("# max_file_size: 8MB")
                 .contains("# fsync: true").contains("${VAR:-default}");
-        var config = ok("config", "--json").json();
-        assertThat(config.path("provider").asText()).isEqualTo("file");
+        var config = cli.ok("config", "--json").json();
+        assertThat(config.path("provider").asText()).isEqualTo(Memories.DEFAULT_PROVIDER);
         assertThat(config.path("providerSource").path("file").asText()).isEqualTo(configFile.toString());
-        ok("set", "k", "v");
-        assertThat(ok("get", "k").out()).isEqualTo("v\n");
+        cli.ok("set", "k", "v");
+        assertThat(cli.ok("get", "k").out()).isEqualTo("v\n");
+    }
+
+    @Test
+    void the_commented_settings_are_every_markdown_setting_at_its_default() throws IOException {
+        cli.ok("init", "--provider", "markdown");
+        Map<String, Object> settings = commentedSettings(Files.readString(configFile));
+        assertThat(settings.keySet()).containsExactlyElementsOf(settingKeys(MarkdownConfig.class));
+        // global_path has no fixed default (it follows $FORGE_HOME): the comment shows an expression that means it.
+        assertThat(settings.remove("global_path")).isEqualTo("${FORGE_HOME:-~/.forge}/memory");
+        assertThat(ProviderConfig.of(settings).bind(MarkdownConfig.class)).isEqualTo(MarkdownConfig.defaults());
+    }
+
+    @Test
+    void uncommenting_every_markdown_setting_changes_nothing() throws IOException {
+        cli.ok("init");
+        uncommentEverySetting();
+        var config = cli.ok("config", "--json").json().path("config");
+        assertThat(config.path("path").asText()).isEqualTo(".forge/memory");
+        assertThat(config.path("global_path").asText()).isEqualTo(cli.forgeHome + "/memory");
+        assertThat(config.path("max_file_size").asText()).isEqualTo("8MB");
+        assertThat(config.path("fsync").asBoolean(false)).isTrue();
+        cli.ok("set", "p", "project memory");
+        cli.ok("set", "g", "global memory", "--scope", "global");
+        assertThat(Files.readString(configFile)).doesNotContain("# path:");
+        try (var files = Files.list(cli.forgeHome.resolve("memory"))) {
+            assertThat(files.filter(f -> f.getFileName().toString().endsWith(".md"))).hasSize(1);
+        }
+        try (var files = Files.list(cli.project.resolve(".forge/memory"))) {
+            assertThat(files.filter(f -> f.getFileName().toString().endsWith(".md"))).hasSize(1);
+        }
+        // Without $FORGE_HOME, the user's ~/.forge, as when the setting is left out. Only resolved here: opening the
+        // provider would touch the real home directory, which a test must not.
+        cli.env.remove("FORGE_HOME");
+        assertThat(cli.ok("config", "--json").json().path("config").path("global_path").asText()).isEqualTo("~/.forge/memory");
     }
 
     @Test
     void the_commented_settings_are_every_file_setting_at_its_default() throws IOException {
-        ok("init", "--provider", "file");
+        cli.ok("init", "--provider", "file");
         Map<String, Object> settings = commentedSettings(Files.readString(configFile));
-        List<String> components = Arrays.stream(FileConfig.class.getRecordComponents())
-                .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName())).toList();
-        assertThat(settings.keySet()).containsExactlyElementsOf(components);
+        assertThat(settings.keySet()).containsExactlyElementsOf(settingKeys(FileConfig.class));
         assertThat(ProviderConfig.of(settings).bind(FileConfig.class)).isEqualTo(FileConfig.defaults());
     }
 
     @Test
     void uncommenting_a_setting_takes_effect() throws IOException {
-        ok("init");
+        cli.ok("init");
+        Files.writeString(configFile, Files.readString(configFile).replace("    # path: .forge/memory", "    path: my-store"));
+        assertThat(cli.ok("config", "--json").json().path("config").path("path").asText()).isEqualTo("my-store");
+        cli.ok("set", "k", "v");
+        assertThat(cli.project.resolve("my-store")).isDirectory();
+        assertThat(cli.project.resolve(".forge/memory")).doesNotExist();
+    }
+
+    @Test
+    void uncommenting_a_file_setting_takes_effect() throws IOException {
+        cli.ok("init", "--provider", "file");
         Files.writeString(configFile, Files.readString(configFile).replace("    # base_path: .forge/memory", "    base_path: my-store"));
-        assertThat(ok("config", "--json").json().path("config").path("base_path").asText()).isEqualTo("my-store");
-        ok("set", "k", "v");
+        assertThat(cli.ok("config", "--json").json().path("config").path("base_path").asText()).isEqualTo("my-store");
+        cli.ok("set", "k", "v");
         assertThat(cli.project.resolve("my-store")).isDirectory();
     }
 
@@ -90,31 +139,31 @@ class InitCommandTest {
         assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(refused.err()).contains("already exists").contains("--force");
         assertThat(Files.readString(configFile)).isEqualTo("memory:\n  provider: in-memory\n");
-        ok("init", "--force");
-        assertThat(Files.readString(configFile)).contains("provider: file");
+        cli.ok("init", "--force");
+        assertThat(Files.readString(configFile)).contains("provider: markdown");
     }
 
     @Test
     void init_for_the_in_memory_provider_says_it_takes_no_settings() throws IOException {
-        var written = ok("init", "--provider", "in-memory", "--json").json();
+        var written = cli.ok("init", "--provider", "in-memory", "--json").json();
         assertThat(written.path("provider").asText()).isEqualTo("in-memory");
         assertThat(written.path("file").asText()).isEqualTo(configFile.toString());
         assertThat(Files.readString(configFile)).contains("provider: in-memory").contains("takes no settings");
-        assertThat(ok("config", "--json").json().path("provider").asText()).isEqualTo("in-memory");
+        assertThat(cli.ok("config", "--json").json().path("provider").asText()).isEqualTo("in-memory");
     }
 
     @Test
     void init_for_an_unknown_provider_exits_3_and_writes_nothing() {
         CliHarness.Result result = cli.run("init", "--provider", "sqlitee");
         assertThat(result.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
-        assertThat(result.err()).contains("sqlitee").contains("file, in-memory");
+        assertThat(result.err()).contains("sqlitee").contains("file, in-memory, markdown");
         assertThat(configFile).doesNotExist();
     }
 
     @Test
     void init_works_even_when_the_existing_config_is_broken() throws IOException {
         cli.projectConfig("memory: [broken\n");
-        ok("init", "--force");
-        ok("config");
+        cli.ok("init", "--force");
+        cli.ok("config");
     }
 }

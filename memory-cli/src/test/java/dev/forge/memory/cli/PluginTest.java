@@ -51,8 +51,7 @@ class PluginTest {
             import dev.forge.memory.MemoryProvider;
             import dev.forge.memory.inmemory.InMemoryMemoryProvider;
             import dev.forge.memory.inmemory.InMemoryStore;
-            import dev.forge.memory.inmemory.InMemoryStore;
-import dev.forge.memory.spi.MemoryProviderFactory;
+            import dev.forge.memory.spi.MemoryProviderFactory;
             import dev.forge.memory.spi.ProviderContext;
             import java.nio.file.Path;
             import java.util.Map;
@@ -87,13 +86,10 @@ import dev.forge.memory.spi.MemoryProviderFactory;
             }
             """.formatted(EchoStores.class.getName());
 
-    @TempDir
-    Path root;
-
-    CliHarness cli;
+    private CliHarness cli;
 
     @BeforeEach
-    void setUp() {
+    void setUp(@TempDir Path root) {
         cli = new CliHarness(root);
     }
 
@@ -112,8 +108,7 @@ import dev.forge.memory.spi.MemoryProviderFactory;
             package echo;
 
             import dev.forge.memory.MemoryProvider;
-            import dev.forge.memory.inmemory.InMemoryStore;
-import dev.forge.memory.spi.MemoryProviderFactory;
+            import dev.forge.memory.spi.MemoryProviderFactory;
             import dev.forge.memory.spi.ProviderContext;
 
             public final class UnlinkableFactory implements MemoryProviderFactory {
@@ -138,9 +133,9 @@ import dev.forge.memory.spi.MemoryProviderFactory;
             throws IOException, URISyntaxException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         assumeThat(compiler).as("a JDK (not a JRE) runs the tests").isNotNull();
-        Path sources = Files.createDirectories(root.resolve("plugin-src/echo"));
+        Path sources = Files.createDirectories(cli.root.resolve("plugin-src/echo"));
         Path sourceFile = Files.writeString(sources.resolve(className + ".java"), source);
-        Path classes = Files.createDirectories(root.resolve("plugin-classes"));
+        Path classes = Files.createDirectories(cli.root.resolve("plugin-classes"));
         String api = Path.of(MemoryProviderFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
         int status = compiler.run(null, diagnostics, diagnostics, "-classpath", api, "-d", classes.toString(), "--release", "17",
@@ -160,45 +155,39 @@ import dev.forge.memory.spi.MemoryProviderFactory;
         return jar;
     }
 
-    private CliHarness.Result ok(String... args) {
-        CliHarness.Result result = cli.run(args);
-        assertThat(result.exitCode()).as(result.toString()).isZero();
-        return result;
-    }
-
     @Test
     void a_plugin_jar_in_the_project_is_listed_and_usable_and_a_broken_jar_is_reported_by_name() throws Exception {
         Path plugins = cli.project.resolve(".forge/plugins");
         Path jar = buildPluginJar(plugins);
         Files.writeString(plugins.resolve("broken.jar"), "this is not a zip file");
 
-        JsonNode listing = ok("providers", "--json").json();
+        JsonNode listing = cli.ok("providers", "--json").json();
         List<String> names = new ArrayList<>();
         listing.path("providers").forEach(p -> names.add(p.path("name").asText()));
-        assertThat(names).containsExactly("echo-plugin", "file", "in-memory");
+        assertThat(names).containsExactly("echo-plugin", "file", "in-memory", "markdown");
         JsonNode echo = listing.path("providers").get(0);
         assertThat(echo.path("module").asText()).isEqualTo(jar.toString());
         assertThat(echo.path("description").asText()).isEqualTo("A test plugin over an in-memory store.");
         assertThat(listing.path("problems")).hasSize(1);
         assertThat(listing.path("problems").get(0).asText()).contains("broken.jar");
 
-        String text = ok("providers").out();
+        String text = cli.ok("providers").out();
         assertThat(text).containsPattern("(?m)^echo-plugin\\s+\\(no optional capabilities\\)$")
                 .contains("module: " + jar).contains("Problems:").contains("broken.jar");
 
-        ok("--memory-provider", "echo-plugin", "set", "greeting", "from a plugin");
+        cli.ok("--memory-provider", "echo-plugin", "set", "greeting", "from a plugin");
         assertThat(EchoStores.STORES).as("the plugin's store, reached through the test class loader").containsKey(projectKey());
-        assertThat(ok("--memory-provider", "echo-plugin", "get", "greeting").out()).isEqualTo("from a plugin\n");
-        assertThat(cli.run("get", "greeting").exitCode()).as("the file provider never saw it").isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(cli.ok("--memory-provider", "echo-plugin", "get", "greeting").out()).isEqualTo("from a plugin\n");
+        assertThat(cli.run("get", "greeting").exitCode()).as("the default provider never saw it").isEqualTo(ExitCodes.NOT_FOUND);
     }
 
     @Test
     void a_plugin_jar_in_forge_home_is_selectable_from_the_project_config() throws Exception {
         buildPluginJar(cli.forgeHome.resolve("plugins"));
         cli.projectConfig("memory:\n  provider: echo-plugin\n");
-        ok("set", "k", "v");
-        assertThat(ok("get", "k").out()).isEqualTo("v\n");
-        assertThat(ok("config", "--json").json().path("provider").asText()).isEqualTo("echo-plugin");
+        cli.ok("set", "k", "v");
+        assertThat(cli.ok("get", "k").out()).isEqualTo("v\n");
+        assertThat(cli.ok("config", "--json").json().path("provider").asText()).isEqualTo("echo-plugin");
     }
 
     @Test

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,7 +91,7 @@ class ShadedJarTest {
             names.add(p.path("name").asText());
             assertThat(p.path("module").asText()).isEqualTo(JAR.toString());
         });
-        assertThat(names).containsExactly("file", "in-memory");
+        assertThat(names).containsExactly("file", "in-memory", "markdown");
     }
 
     @Test
@@ -111,10 +113,26 @@ class ShadedJarTest {
         assertThat(run("", "clear", "--scope", "project").exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run("", "--memory-provider", "nope", "get", "k").exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(run("", "search", "x", "--mode", "semantic").exitCode()).isEqualTo(ExitCodes.UNSUPPORTED);
+        assertThat(run("", "purge", "--all").exitCode()).isEqualTo(ExitCodes.USAGE);
+        Run clean = run("", "doctor");
+        assertThat(clean.exitCode()).as(clean.toString()).isZero();
+        assertThat(clean.out()).isEqualTo("No problems found by the markdown provider.\n");
         Run empty = run("", "--memory-provider", "", "config");
         assertThat(empty.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(empty.err()).startsWith("forge-memory: --memory-provider is empty").endsWith("\n");
         assertThat(empty.err().lines().count()).as(empty.err()).isEqualTo(1);
+    }
+
+    @Test
+    void doctor_lists_a_damaged_memory_file_and_exits_6() throws Exception {
+        assertThat(run("", "set", "k", "v").exitCode()).isZero();
+        Path broken = Files.writeString(project.resolve(".forge/memory/mem_0b9d6c1e-3f4a-4c2b-9d1e-5a6b7c8d9e0f.md"),
+                "---\nkey: [unclosed\n---\nbody\n");
+        Run doctor = run("", "doctor");
+        assertThat(doctor.exitCode()).as(doctor.toString()).isEqualTo(ExitCodes.PROBLEMS_FOUND);
+        // The child resolves the store from its working directory, which the OS reports with symbolic links resolved.
+        assertThat(doctor.out()).startsWith(broken.toRealPath() + ": ");
+        assertThat(doctor.out().lines().count()).isEqualTo(1);
     }
 
     @Test
@@ -126,11 +144,17 @@ class ShadedJarTest {
 
     @Test
     void logging_is_quiet_by_default_and_verbose_on_request_always_on_stderr() throws Exception {
+        // A plugin jar with no provider in it: loading it is logged at DEBUG, which only --verbose shows.
+        Files.createDirectories(project.resolve(".forge/plugins"));
+        try (OutputStream file = Files.newOutputStream(project.resolve(".forge/plugins/empty.jar"));
+                JarOutputStream jar = new JarOutputStream(file, new Manifest())) {
+            jar.flush();
+        }
         Run quiet = run("", "query", "--json");
         assertThat(quiet.err()).isEmpty();
         Run verbose = run("", "--verbose", "query", "--json");
         assertThat(verbose.exitCode()).as(verbose.toString()).isZero();
-        assertThat(verbose.err()).contains("INFO").contains("markdown");
+        assertThat(verbose.err()).contains("DEBUG").contains("Loading memory provider plugins").contains("empty.jar");
         assertThat(verbose.json().path("entries").isArray()).as(verbose.out()).isTrue();
         assertThat(verbose.json().path("entries")).isEmpty();
     }
