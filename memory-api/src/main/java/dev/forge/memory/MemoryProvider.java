@@ -138,8 +138,8 @@ public interface MemoryProvider extends AutoCloseable {
     }
 
     /**
-     * Checks the stored data and lists what is wrong with it: files that cannot be read and are skipped, broken
-     * version chains, relations to nothing. Reading goes on around such problems; this is how a person finds them.
+     * Checks the stored data and lists what is wrong with it, for example files that cannot be read and are
+     * skipped, or broken version chains. Reading goes on around such problems; this is how a person finds them.
      * The default finds nothing because it checks nothing: providers whose data a person or a crash can damage
      * (files edited by hand, for instance) override it.
      *

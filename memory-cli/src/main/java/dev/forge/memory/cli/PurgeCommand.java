@@ -25,8 +25,9 @@ import picocli.CommandLine.Spec;
             "   or: forge-memory purge [OPTIONS] --all --scope=S --yes",
         },
         description = {"Erase KEY for good: the entry, every version of its history, the record of its deletion (where "
-                + "the provider keeps one) and its relations, so that nothing of it stays in storage. Use it to remove "
-                + "private data; delete keeps the history where the provider records deletions.",
+                + "the provider keeps one) and its relations. Use it to remove "
+                + "private data; delete keeps the history where the provider records deletions. Files the provider "
+                + "cannot read (listed by doctor) are left alone: remove them by hand.",
             "With --all, erase every key of the scope given with --scope (required), deleted keys included: for session "
                     + "this session's, for project this project's, for global every global key on the backend.",
             "Cannot be undone. A single KEY needs no confirmation (like delete); --all needs --yes (like clear).",

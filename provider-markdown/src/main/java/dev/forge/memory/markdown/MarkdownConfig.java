@@ -24,7 +24,8 @@ import dev.forge.memory.spi.ByteSize;
  *
  * @param path        the directory of PROJECT memories; relative paths resolve against the project directory
  * @param globalPath  the directory of GLOBAL memories, shared by every project; {@code null} for the default
- * @param maxFileSize the largest memory file read; a larger one (a person's mistake, or not a memory) is skipped
+ * @param maxFileSize the largest memory file read, 64KB to 256MB; a larger one (a person's mistake, or not a memory)
+ *                    is skipped
  * @param fsync       whether writes are forced to the disk (and so survive a power loss, not just a crash)
  */
 public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync) {
@@ -38,6 +39,9 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
     /** The default {@code max_file_size}: 8 MiB, well above the largest value (1 MiB) with its front-matter. */
     public static final ByteSize DEFAULT_MAX_FILE_SIZE = ByteSize.ofBytes(8L * 1024 * 1024);
 
+    /** The largest {@code max_file_size}: files are read whole, and a memory is text an agent reads. */
+    public static final ByteSize LARGEST_MAX_FILE_SIZE = ByteSize.ofBytes(256L * 1024 * 1024);
+
     /** Fills in the default of every missing setting and rejects blank paths and a tiny {@code max_file_size}. */
     public MarkdownConfig {
         if (path == null) {
@@ -50,9 +54,9 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
         }
         if (maxFileSize == null) {
             maxFileSize = DEFAULT_MAX_FILE_SIZE;
-        } else if (maxFileSize.bytes() < 64 * 1024) {
-            throw new ConfigurationException("'max_file_size' must be at least 64KB so that ordinary memories fit; it is "
-                    + maxFileSize + ".");
+        } else if (maxFileSize.bytes() < 64 * 1024 || maxFileSize.bytes() > LARGEST_MAX_FILE_SIZE.bytes()) {
+            throw new ConfigurationException("'max_file_size' must be between 64KB (so that ordinary memories fit) and "
+                    + "256MB (files are read whole into memory); it is " + maxFileSize.bytes() + " bytes.");
         }
         if (fsync == null) {
             fsync = Boolean.TRUE;

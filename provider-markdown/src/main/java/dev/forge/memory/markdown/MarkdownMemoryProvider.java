@@ -84,16 +84,19 @@ import java.util.Set;
  * until the target is deleted; one written by key follows the key.
  *
  * <h2>Reading, editing by hand, and other processes</h2>
- * Every file is read at open and kept in memory with the index, so reads never parse files. At every call the
- * provider checks the generation file each writer replaces, and the directories' modification times: a write by
+ * Every file is read at open and indexed in memory: the front-matter of every version and the body of current
+ * versions (older bodies are read from disk by the history), so reads never parse files. At every call the
+ * provider checks the generation file each writer overwrites, and the directories' modification times: a write by
  * another provider or process, and a memory file a person adds, removes or saves by renaming (as most editors do),
- * are seen at the next call. A file edited in place without a rename is seen after {@link #refresh()} or at the
- * next open. Unreadable files (broken front-matter, a missing key, a wrong type) are skipped with a warning naming
- * the file, and listed by {@link #doctor()}.
+ * are seen at the next call. A file edited in place without a rename is seen by {@link #refresh()}, at the next
+ * open, and before any write that builds on it (writes re-check the files of the keys they touch). Unreadable files
+ * (broken front-matter, a missing key, a wrong type) are skipped with a warning naming the file, and listed by
+ * {@link #doctor()}.
  *
  * <p>Several processes may share the directories: writers take an exclusive lock ({@code .lock}) and read any new
- * files before they write, so no version is lost and no head gets two successors. Calls of one provider run one at a
- * time.
+ * files before they write, so no version is lost and no head gets two successors; a provider that sees a change
+ * lists the directory under the shared lock, so it never sees half of a purge or a clear. Opening a provider
+ * creates and locks nothing. Calls of one provider run one at a time.
  */
 public final class MarkdownMemoryProvider implements MemoryProvider {
 

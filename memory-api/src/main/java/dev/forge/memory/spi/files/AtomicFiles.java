@@ -110,8 +110,9 @@ public final class AtomicFiles {
     /**
      * Creates {@code target} with {@code bytes}, atomically and only if it does not exist: readers never see a part
      * of it, and an existing file is never replaced. The content is written to a temporary file first, then given
-     * the target's name by a hard link, which fails if the name is taken (a no-replace move where the file system
-     * has no hard links).
+     * the target's name by a hard link, which fails if the name is taken. Where the file system has no hard links it
+     * is moved without replacing, which on POSIX checks and then renames: there the promise holds only among writers
+     * that hold one lock, such as a {@link StoreLock}.
      *
      * @param tempDirectory where the temporary file goes; on the same file system as {@code target}
      * @param fsync         whether to force the data and the new name to the disk

@@ -84,6 +84,13 @@ final class Entries {
                 List.of(), Optional.of(sessionId), Optional.empty(), true, head.extra(), "");
     }
 
+    /** {@code file} with another body. */
+    static MemoryFile withBody(MemoryFile file, String body) {
+        return new MemoryFile(file.id(), file.key(), file.createdAt(), file.updatedAt(), file.version(), file.scope(),
+                file.category(), file.tags(), file.metadata(), file.supersedes(), file.related(), file.sessionId(),
+                file.trigger(), file.tombstone(), file.extra(), body);
+    }
+
     /** {@code file} with other relations. */
     static MemoryFile withRelated(MemoryFile file, List<RelatedItem> related) {
         return new MemoryFile(file.id(), file.key(), file.createdAt(), file.updatedAt(), file.version(), file.scope(),

@@ -80,6 +80,8 @@ public final class MarkdownStore {
     private final ReentrantLock lock = new ReentrantLock();
     private volatile boolean closed;
     private GraphView graph;
+    // The roots whose leftover temporary files this provider removed, at its first write to each.
+    private final Set<Root> cleaned = new java.util.HashSet<>();
 
     private MarkdownStore(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
             Path projectDirectory, Path globalDirectory) {
@@ -90,15 +92,15 @@ public final class MarkdownStore {
         this.fsync = fsync;
         this.projectRoot = new Root(projectDirectory, fsync);
         this.globalRoot = new Root(globalDirectory, fsync);
-        this.projectShelf = new Shelf(Scope.PROJECT, projectDirectory);
+        this.projectShelf = new Shelf(Scope.PROJECT, projectDirectory, maxFileSize);
         this.sessionShelf = new Shelf(Scope.SESSION,
-                projectDirectory.resolve(SESSION_DIRECTORY).resolve(Keys.toFileName(sessionId)));
-        this.globalShelf = new Shelf(Scope.GLOBAL, globalDirectory);
+                projectDirectory.resolve(SESSION_DIRECTORY).resolve(Keys.toFileName(sessionId)), maxFileSize);
+        this.globalShelf = new Shelf(Scope.GLOBAL, globalDirectory, maxFileSize);
     }
 
     /**
-     * Opens the store: reads every memory file of the three directories, and removes temporary files that a crashed
-     * writer left. Creates no directory.
+     * Opens the store: reads every memory file of the three directories. Creates and locks nothing: temporary files
+     * a crashed writer left are removed by this provider's first write, under the lock.
      *
      * @throws ConfigurationException       if the project and global directories are the same
      * @throws BackendUnavailableException if a directory exists but cannot be read
@@ -114,8 +116,6 @@ public final class MarkdownStore {
         MarkdownStore store = new MarkdownStore(provider, clock, sessionId, maxFileSize, fsync, projectDirectory,
                 globalDirectory);
         try {
-            store.removeTemporaryFiles(store.projectRoot, store.projectShelf, store.sessionShelf);
-            store.removeTemporaryFiles(store.globalRoot, store.globalShelf);
             store.scan(store.projectRoot, store.projectShelf, store.sessionShelf);
             store.scan(store.globalRoot, store.globalShelf);
         } catch (IOException | RuntimeException e) {
@@ -131,14 +131,11 @@ public final class MarkdownStore {
         return store;
     }
 
-    private void removeTemporaryFiles(Root root, Shelf... shelves) throws IOException {
-        try (StoreLock.Held held = root.exclusiveIfPresent()) {
-            if (held != null) {
-                for (Shelf shelf : shelves) {
-                    if (Files.isDirectory(shelf.directory())) {
-                        AtomicFiles.removeStaleTempFiles(shelf.directory());
-                    }
-                }
+    /** Removes the temporary files crashed writers left in the directories of {@code root}; holding its lock. */
+    private void removeTemporaryFiles(Root root) throws IOException {
+        for (Shelf shelf : root == globalRoot ? List.of(globalShelf) : List.of(projectShelf, sessionShelf)) {
+            if (Files.isDirectory(shelf.directory())) {
+                AtomicFiles.removeStaleTempFiles(shelf.directory());
             }
         }
     }
@@ -199,11 +196,15 @@ public final class MarkdownStore {
     private <T> T writing(Root root, String what, IoWork<T> work) {
         return locked(what, () -> {
             try (StoreLock.Held held = root.exclusive()) {
+                if (cleaned.add(root)) {
+                    removeTemporaryFiles(root);
+                }
                 catchUp(what);
                 return work.run();
             } catch (IOException e) {
-                throw new StorageException("Cannot " + what + " in " + root.directory() + ": " + e
-                        + ". Check the directory's permissions and free space; nothing was changed.", e);
+                throw new StorageException("Cannot " + what + " in " + root.directory() + ": " + e + ". Check the "
+                        + "directory's permissions and free space. A change of one file was not made; clear and "
+                        + "purge may have been partly done (run them again).", e);
             }
         });
     }
@@ -226,31 +227,37 @@ public final class MarkdownStore {
         }
     }
 
+    /**
+     * Scans what changed under {@code root}: every shelf when another writer announced a change, else the shelves
+     * whose directory time moved (a person's edit). Scans hold the root's lock shared, because listing a directory
+     * is no snapshot: a listing during a purge could miss the head and keep an older version.
+     */
     private boolean catchUp(Root root, Shelf... shelves) throws IOException {
-        String generation = root.changedGeneration();
-        if (generation != null) {
+        boolean announced = root.changedGeneration() != null;
+        if (!announced && java.util.Arrays.stream(shelves).noneMatch(Shelf::mayHaveChanged)) {
+            return false;
+        }
+        try (StoreLock.Held held = root.sharedIfPresent()) {
+            String generation = root.generation();
             boolean changed = false;
             for (Shelf shelf : shelves) {
-                changed |= shelf.scan(maxFileSize);
+                if (announced || shelf.mayHaveChanged()) {
+                    changed |= shelf.scan();
+                }
             }
             root.seen(generation);
             return changed;
         }
-        boolean changed = false;
-        for (Shelf shelf : shelves) {
-            if (!Objects.equals(shelf.currentDirectoryModified(), shelf.directoryModified())) {
-                changed |= shelf.scan(maxFileSize);
-            }
-        }
-        return changed;
     }
 
     private void scan(Root root, Shelf... shelves) throws IOException {
-        String generation = root.generation();
-        for (Shelf shelf : shelves) {
-            shelf.scan(maxFileSize);
+        try (StoreLock.Held held = root.sharedIfPresent()) {
+            String generation = root.generation();
+            for (Shelf shelf : shelves) {
+                shelf.scan();
+            }
+            root.seen(generation);
         }
-        root.seen(generation);
     }
 
     /**
@@ -309,11 +316,27 @@ public final class MarkdownStore {
         return indexWritten(root, shelf, old.path(), file);
     }
 
-    private IndexedFile indexWritten(Root root, Shelf shelf, Path path, MemoryFile file) throws IOException {
-        root.bump();
-        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        IndexedFile indexed = new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file,
-                Entries.toEntry(file, shelf.scope()));
+    /**
+     * Indexes a file just written and announces it. The file is in place, so nothing after this fails the call: a
+     * caller that retried would write a second version.
+     */
+    private IndexedFile indexWritten(Root root, Shelf shelf, Path path, MemoryFile file) {
+        try {
+            root.bump();
+        } catch (IOException e) {
+            LOG.warn("Cannot announce a change in {} ({}); other providers see it when they next scan", root.directory(),
+                    e.toString());
+        }
+        long size = -1;
+        java.nio.file.attribute.FileTime modified = java.nio.file.attribute.FileTime.fromMillis(0);
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            size = attributes.size();
+            modified = attributes.lastModifiedTime();
+        } catch (IOException e) {
+            LOG.debug("Cannot read the attributes of {}; it is read again at the next scan", path, e);
+        }
+        IndexedFile indexed = new IndexedFile(path, size, modified, file, Entries.toEntry(file, shelf.scope()));
         shelf.put(indexed);
         shelf.directoryScanned(shelf.currentDirectoryModified());
         graph = null;
@@ -334,6 +357,7 @@ public final class MarkdownStore {
         Shelf shelf = shelf(write.scope());
         String key = write.key();
         return writing(root(write.scope()), "write key '" + Keys.abbreviate(key) + "'", () -> {
+            shelf.recheck(key);
             Chain chain = shelf.chain(key);
             Instant now = now();
             MemoryEntry entry;
@@ -366,6 +390,7 @@ public final class MarkdownStore {
             return false; // nothing to do: take no lock, create no directory
         }
         return writing(root, what, () -> {
+            shelf.recheck(key);
             Chain chain = shelf.chain(key);
             if (chain == null || !chain.live()) {
                 return false;
@@ -403,6 +428,7 @@ public final class MarkdownStore {
             return false;
         }
         return writing(root, what, () -> {
+            shelf.recheck(key);
             Chain chain = shelf.chain(key);
             if (chain == null) {
                 return false;
@@ -438,12 +464,9 @@ public final class MarkdownStore {
             List<Chain> chains = List.copyOf(sessionShelf.chains());
             int live = (int) chains.stream().filter(Chain::live).count();
             removeFiles(projectRoot, sessionShelf, chains);
-            try {
-                Files.deleteIfExists(sessionShelf.directory());
-                sessionShelf.directoryScanned(null);
-            } catch (java.nio.file.DirectoryNotEmptyException e) {
-                LOG.debug("Session directory {} keeps files that are not memories", sessionShelf.directory());
-            }
+            // Unreadable files and leftovers of the session go too: the directory is this session's alone.
+            AtomicFiles.deleteTree(sessionShelf.directory());
+            sessionShelf.scan();
             return live;
         });
     }
@@ -455,7 +478,12 @@ public final class MarkdownStore {
         List<String> names = new ArrayList<>();
         try {
             for (Chain chain : chains) {
-                for (IndexedFile file : chain.members()) {
+                // Off-chain files first, then the line oldest first and the head last: a reader (or a crash) part
+                // way through sees the key as it was, never an older version as the head of a purged key.
+                List<IndexedFile> order = new ArrayList<>(chain.members());
+                order.removeAll(chain.line());
+                order.addAll(chain.line());
+                for (IndexedFile file : order) {
                     try {
                         Files.delete(file.path());
                     } catch (NoSuchFileException e) {
@@ -470,9 +498,9 @@ public final class MarkdownStore {
         } finally {
             if (!names.isEmpty()) {
                 shelf.remove(names);
-                root.bump();
                 shelf.directoryScanned(shelf.currentDirectoryModified());
                 graph = null;
+                root.bump();
             }
         }
     }
@@ -510,7 +538,14 @@ public final class MarkdownStore {
             if (chain == null) {
                 return List.of();
             }
-            return chain.line().stream().filter(f -> !f.file().tombstone()).map(IndexedFile::entry).toList();
+            List<MemoryEntry> versions = new ArrayList<>();
+            for (IndexedFile version : chain.line()) {
+                MemoryEntry entry = version.file().tombstone() ? null : shelf.entryOf(version);
+                if (entry != null) {
+                    versions.add(entry);
+                }
+            }
+            return List.copyOf(versions);
         });
     }
 
@@ -541,13 +576,15 @@ public final class MarkdownStore {
         Shelf shelf = shelf(from.scope());
         Root root = root(from.scope());
         return writing(root, "relate " + from + " to " + to, () -> {
+            shelf.recheck(from.key());
+            shelf(to.scope()).recheck(to.key());
             Chain source = shelf.chain(from.key());
             Chain target = shelf(to.scope()).chain(to.key());
             requireLive(source, from, from, to);
             requireLive(target, to, from, to);
-            for (Relation existing : graph().outgoing(from)) {
-                if (existing.type().equals(type) && existing.to().equals(to)) {
-                    return existing;
+            for (RelatedItem item : source.head().file().related()) {
+                if (type.equals(GraphView.relationType(item.relationship())) && to.equals(resolve(item, shelf).orElse(null))) {
+                    return new Relation(from, type, to, item.createdAt().orElse(source.head().file().updatedAt()));
                 }
             }
             Instant now = now();
@@ -575,6 +612,7 @@ public final class MarkdownStore {
         Shelf shelf = shelf(from.scope());
         Root root = root(from.scope());
         return writing(root, "unrelate " + from + " from " + to, () -> {
+            shelf.recheck(from.key());
             Chain source = shelf.chain(from.key());
             if (source == null || !source.live()) {
                 return false;
@@ -693,7 +731,9 @@ public final class MarkdownStore {
             for (Shelf shelf : List.of(projectShelf, sessionShelf, globalShelf)) {
                 problems.addAll(shelf.problems());
             }
-            problems.addAll(graph().problems());
+            problems.addAll(graph().problems().stream()
+                    .sorted(java.util.Comparator.comparing(StoreProblem::location).thenComparing(StoreProblem::problem))
+                    .toList());
             return List.copyOf(problems);
         });
     }

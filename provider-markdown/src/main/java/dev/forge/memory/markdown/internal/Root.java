@@ -4,7 +4,9 @@ import dev.forge.memory.spi.files.AtomicFiles;
 import dev.forge.memory.spi.files.StoreLock;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -14,16 +16,20 @@ import java.util.HexFormat;
 /**
  * A directory tree writers share: the project's memory directory (with its session directories) or the global one.
  * It has a {@link StoreLock} that every writer holds while it changes files, and a generation file that every writer
- * replaces after a change, so that other providers, in this JVM or another process, see at their next call that
+ * overwrites after a change, so that other providers, in this JVM or another process, see at their next call that
  * they must look at the disk again.
  *
- * <p>The lock and its {@code .lock} file are only created by the first write: opening a provider to read creates
- * nothing.
+ * <p>The directory, the lock and its {@code .lock} file are only created by the first write: opening a provider to
+ * read creates nothing. The generation is overwritten in place, not replaced by a rename, so that announcing a change
+ * does not change the directory's modification time, which the provider watches for files a person adds or removes.
  */
 final class Root {
 
     /** The name of the generation file. */
     static final String GENERATION_FILE = ".generation";
+
+    /** Every generation has this many characters, so that an overwrite in place never leaves a longer old tail. */
+    private static final int GENERATION_LENGTH = 32;
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -41,18 +47,40 @@ final class Root {
         return directory;
     }
 
-    /** Creates the directory ({@code 0700}) if needed and takes its lock exclusively. */
+    /**
+     * Creates the directory ({@code 0700}) if needed and takes its lock exclusively. If the directory or its lock
+     * file was deleted while the provider was open (a person resetting their memories), they are created again.
+     */
     StoreLock.Held exclusive() throws IOException {
+        AtomicFiles.createDirectories(directory, fsync);
+        dropLockIfRemoved();
         if (lock == null) {
-            AtomicFiles.createDirectories(directory, fsync);
             lock = StoreLock.acquire(directory.toRealPath());
         }
         return lock.exclusive();
     }
 
-    /** Takes the lock if the directory exists already; null if it does not. */
-    StoreLock.Held exclusiveIfPresent() throws IOException {
-        return Files.isDirectory(directory) ? exclusive() : null;
+    /**
+     * Takes the lock shared, so that no writer is half-way through a change of several files (a purge, a clear)
+     * while the caller lists the directory; null, taking nothing, when no writer ever created the lock file.
+     */
+    StoreLock.Held sharedIfPresent() throws IOException {
+        if (!Files.exists(directory.resolve(StoreLock.FILE_NAME))) {
+            dropLockIfRemoved();
+            return null;
+        }
+        if (lock == null) {
+            lock = StoreLock.acquire(directory.toRealPath());
+        }
+        return lock.shared();
+    }
+
+    /** Lets go of a lock whose file a person removed (with the directory, say), so that a new one can be taken. */
+    private void dropLockIfRemoved() {
+        if (lock != null && !Files.exists(directory.resolve(StoreLock.FILE_NAME))) {
+            lock.release();
+            lock = null;
+        }
     }
 
     /**
@@ -91,13 +119,32 @@ final class Root {
         seen = generation;
     }
 
-    /** Announces a change: writes a new generation (holding the lock) and records it as seen. */
+    /**
+     * Announces a change (holding the lock) and records the new generation as seen. Not forced to the disk: it only
+     * tells running providers to look again, and a provider opened later reads everything anyway.
+     */
     void bump() throws IOException {
-        byte[] token = new byte[8];
+        byte[] token = new byte[GENERATION_LENGTH / 2];
         RANDOM.nextBytes(token);
-        String next = System.currentTimeMillis() + "-" + HexFormat.of().formatHex(token);
-        // Not forced to the disk: it only tells running providers to look again, and a new one reads everything.
-        AtomicFiles.put(directory, directory.resolve(GENERATION_FILE), next.getBytes(StandardCharsets.UTF_8), false);
+        String next = HexFormat.of().formatHex(token);
+        byte[] bytes = next.getBytes(StandardCharsets.UTF_8);
+        Path file = directory.resolve(GENERATION_FILE);
+        if (Files.exists(file)) {
+            // A reader racing this write may see a mix of two generations: that only differs from what it saw, so
+            // it looks again, which is right.
+            try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
+                out.write(bytes);
+                out.setLength(bytes.length);
+            }
+        } else {
+            try {
+                AtomicFiles.create(directory, file, bytes, false);
+            } catch (FileAlreadyExistsException e) {
+                seen = "";
+                bump();
+                return;
+            }
+        }
         seen = next;
     }
 

@@ -48,11 +48,15 @@ final class Shelf {
     private final Map<String, StoreProblem> unreadable = new TreeMap<>();
     // An unreadable file is read again only when its size or modification time changes.
     private final Map<String, String> unreadableStamps = new HashMap<>();
+    private final long maxFileSize;
     private FileTime directoryModified;
+    // Set when the directory's time was too close to the clock to trust: a change in the same tick would not show.
+    private boolean racy;
 
-    Shelf(Scope scope, Path directory) {
+    Shelf(Scope scope, Path directory, long maxFileSize) {
         this.scope = scope;
         this.directory = directory;
+        this.maxFileSize = maxFileSize;
     }
 
     Scope scope() {
@@ -78,14 +82,29 @@ final class Shelf {
         return byId.get(id);
     }
 
-    /** The modification time of the directory when it was last scanned (null before, or if it did not exist). */
-    FileTime directoryModified() {
-        return directoryModified;
-    }
+    /**
+     * How close to now a directory's modification time may be before it is not trusted: file systems stamp times in
+     * ticks (a few milliseconds on Linux before 6.13, up to 2 seconds on FAT), so a file added in the same tick as
+     * the last scan leaves the time unchanged. Within this window the directory is scanned once more later.
+     */
+    static final long RACY_WINDOW_MILLIS = 2_000;
 
     /** Records that the index is in step with the directory as of its modification time {@code modified}. */
     void directoryScanned(FileTime modified) {
         directoryModified = modified;
+        racy = modified != null && System.currentTimeMillis() - modified.toMillis() < RACY_WINDOW_MILLIS;
+    }
+
+    /**
+     * Whether the directory may have changed since it was scanned: its modification time differs, or the time
+     * recorded was too recent to trust and that window has now passed.
+     */
+    boolean mayHaveChanged() {
+        FileTime now = currentDirectoryModified();
+        if (!java.util.Objects.equals(now, directoryModified)) {
+            return true;
+        }
+        return racy && System.currentTimeMillis() - now.toMillis() >= RACY_WINDOW_MILLIS;
     }
 
     /** The directory's modification time now, or null if it does not exist. */
@@ -105,7 +124,7 @@ final class Shelf {
      * @return whether anything changed
      * @throws IOException if the directory exists but cannot be listed
      */
-    boolean scan(long maxFileSize) throws IOException {
+    boolean scan() throws IOException {
         FileTime modifiedBefore = currentDirectoryModified();
         Set<String> present = new HashSet<>();
         Set<String> touchedKeys = new HashSet<>();
@@ -138,7 +157,7 @@ final class Shelf {
                     }
                     changed = true;
                     forget(name, touchedKeys);
-                    read(path, attributes, maxFileSize, touchedKeys);
+                    read(path, attributes, touchedKeys);
                 }
             }
         }
@@ -151,7 +170,7 @@ final class Shelf {
         unreadable.keySet().retainAll(present);
         unreadableStamps.keySet().retainAll(present);
         relink(touchedKeys);
-        directoryModified = modifiedBefore;
+        directoryScanned(modifiedBefore);
         return changed;
     }
 
@@ -159,18 +178,20 @@ final class Shelf {
         return attributes.size() + "@" + attributes.lastModifiedTime();
     }
 
-    private void read(Path path, BasicFileAttributes attributes, long maxFileSize, Set<String> touchedKeys) {
+    private void read(Path path, BasicFileAttributes attributes, Set<String> touchedKeys) {
         String name = path.getFileName().toString();
         String problem;
         try {
             if (!attributes.isRegularFile()) {
                 problem = "not a regular file (a link or a directory), so it is not read";
             } else if (attributes.size() > maxFileSize) {
-                problem = "larger than max_file_size (" + attributes.size() + " > " + maxFileSize + " bytes), so it is not read";
+                problem = "larger than max_file_size (" + attributes.size() + " > " + maxFileSize
+                        + " bytes), so it is not read";
             } else {
-                byte[] bytes = AtomicFiles.readAtMost(path, (int) maxFileSize + 1);
+                byte[] bytes = AtomicFiles.readAtMost(path, Math.toIntExact(maxFileSize + 1));
                 if (bytes.length > maxFileSize) {
-                    throw new MemoryFileException("larger than max_file_size (" + maxFileSize + " bytes), so it is not read", null);
+                    throw new MemoryFileException("larger than max_file_size (" + maxFileSize
+                            + " bytes), so it is not read", null);
                 }
                 MemoryFile file = MemoryFileCodec.parse(bytes, name, attributes.lastModifiedTime().toInstant());
                 problem = check(file, name);
@@ -206,6 +227,52 @@ final class Shelf {
             return "its key is not valid: " + e.getMessage();
         }
         return null;
+    }
+
+    /**
+     * Reads again the files of {@code key} whose size or modification time changed since they were read (or that
+     * are gone): before a write builds on them, so that an edit a person made in place is never overwritten or
+     * ignored. Costs a {@code stat} per version of the key.
+     */
+    void recheck(String key) throws IOException {
+        Map<String, IndexedFile> ofKey = byKey.get(key);
+        if (ofKey == null) {
+            return;
+        }
+        Set<String> touchedKeys = new HashSet<>();
+        for (IndexedFile known : List.copyOf(ofKey.values())) {
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(known.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException e) {
+                forget(known.name(), touchedKeys);
+                continue;
+            }
+            if (known.size() != attributes.size() || !known.modified().equals(attributes.lastModifiedTime())) {
+                forget(known.name(), touchedKeys);
+                read(known.path(), attributes, touchedKeys);
+            }
+        }
+        relink(touchedKeys);
+    }
+
+    /**
+     * The entry a version holds. Only heads keep their bodies in memory; an older version is read from its file,
+     * which is never changed by the provider. Null if the file cannot be read as it was indexed.
+     */
+    MemoryEntry entryOf(IndexedFile version) {
+        if (version.entry() != null) {
+            return version.entry();
+        }
+        try {
+            MemoryFile file = MemoryFileCodec.parse(AtomicFiles.readAtMost(version.path(), Math.toIntExact(maxFileSize)),
+                    version.name(), version.modified().toInstant());
+            return Entries.toEntry(file, scope);
+        } catch (IOException | MemoryFileException | MemoryException | IllegalArgumentException e) {
+            LOG.warn("Cannot read version {} of a memory from {}: {}", version.file().version(), version.path(),
+                    e.getMessage());
+            return null;
+        }
     }
 
     /** Adds a file this provider wrote or rewrote; the caller relinks its key. */
@@ -253,9 +320,47 @@ final class Shelf {
             Map<String, IndexedFile> ofKey = byKey.get(key);
             if (ofKey == null) {
                 chains.remove(key);
-            } else {
-                chains.put(key, Chain.of(key, new ArrayList<>(ofKey.values())));
+                continue;
             }
+            Chain chain = Chain.of(key, new ArrayList<>(ofKey.values()));
+            // An older version became the head again (a newer file was removed by hand): read its body back. If it
+            // cannot be read any more it is dropped as unreadable and the chain is linked again, without it.
+            Set<String> others = new HashSet<>();
+            while (chain.head().entry() == null) {
+                IndexedFile head = chain.head();
+                Set<String> ignored = new HashSet<>();
+                forget(head.name(), ignored);
+                try {
+                    read(head.path(), Files.readAttributes(head.path(), BasicFileAttributes.class,
+                            LinkOption.NOFOLLOW_LINKS), ignored);
+                } catch (IOException e) {
+                    LOG.debug("Version {} is gone", head.path(), e);
+                }
+                ignored.remove(key);
+                others.addAll(ignored); // its key was edited: that key's chain changes too
+                ofKey = byKey.get(key);
+                if (ofKey == null) {
+                    break;
+                }
+                chain = Chain.of(key, new ArrayList<>(ofKey.values()));
+            }
+            others.removeAll(keys);
+            relink(others);
+            if (ofKey == null) {
+                chains.remove(key);
+                continue;
+            }
+            boolean lightened = false;
+            for (IndexedFile version : chain.members()) {
+                if (version != chain.head() && version.entry() != null) {
+                    IndexedFile light = version.withoutBody();
+                    ofKey.put(light.name(), light);
+                    byName.put(light.name(), light);
+                    byId.put(light.id(), light);
+                    lightened = true;
+                }
+            }
+            chains.put(key, lightened ? Chain.of(key, new ArrayList<>(ofKey.values())) : chain);
         }
     }
 
