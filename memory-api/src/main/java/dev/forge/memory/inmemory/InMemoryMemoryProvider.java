@@ -56,6 +56,9 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
             Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY));
 
+    private static final Set<Capability> WITH_TOMBSTONES = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH,
+            Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
+
     private final InMemoryStore store;
     private final ProviderContext context;
     private final Graph graph = new Graph();
@@ -132,7 +135,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
         NodeId id = node(new EntryRef(key, scope));
         return write(() -> {
-            MemoryEntry entry = write.toEntry(Optional.ofNullable(store.current(id)), context.clock().instant());
+            MemoryEntry entry = stamp(write, id, Optional.ofNullable(store.current(id)), null);
             store.append(id, entry);
             return entry;
         });
@@ -174,9 +177,25 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         return write(() -> store.clear(namespace));
     }
 
+    /**
+     * The entry {@code write} stores over {@code previous}: see {@link EntryWrite#toEntry}, except that with
+     * tombstones a key without a current entry continues its numbering after the tombstone.
+     *
+     * @param deletedVersion the version of the entry a transaction deleted before this write, or null if none
+     */
+    private MemoryEntry stamp(EntryWrite write, NodeId id, Optional<MemoryEntry> previous, Long deletedVersion) {
+        MemoryEntry entry = write.toEntry(previous, context.clock().instant());
+        if (previous.isPresent()) {
+            return entry;
+        }
+        long version = store.firstVersion(id, deletedVersion != null, deletedVersion == null ? 0 : deletedVersion);
+        return version == entry.version() ? entry : new MemoryEntry(entry.key(), entry.value(), entry.scope(),
+                entry.tags(), entry.metadata(), entry.createdAt(), entry.updatedAt(), version);
+    }
+
     @Override
     public Set<Capability> capabilities() {
-        return CAPABILITIES;
+        return store.tombstones() ? WITH_TOMBSTONES : CAPABILITIES;
     }
 
     @Override
@@ -199,7 +218,6 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         closed = true;
     }
 
-    /** Deletions are not kept here, so purging is deleting. */
     private final class History implements VersionHistory {
 
         @Override
@@ -210,12 +228,14 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
 
         @Override
         public boolean purge(String key, Scope scope) {
-            return delete(key, scope);
+            NodeId id = node(new EntryRef(Keys.validate(key), scope));
+            return write(() -> store.purge(id));
         }
 
         @Override
         public int purge(Scope scope) {
-            return clear(scope);
+            Namespace namespace = namespace(scope);
+            return write(() -> store.purge(namespace));
         }
     }
 
@@ -310,6 +330,8 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         private final List<Operation> operations = new ArrayList<>();
         private final Map<NodeId, Optional<MemoryEntry>> view = new HashMap<>();
         private final Map<NodeId, MemoryEntry> observed = new HashMap<>();
+        // The version of the entry this transaction deleted last, per key, while no later set of it is buffered.
+        private final Map<NodeId, Long> deletedVersions = new HashMap<>();
         private boolean active = true;
 
         private void checkActive() {
@@ -342,7 +364,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
             checkActive();
             EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
             NodeId id = node(new EntryRef(key, scope));
-            MemoryEntry entry = write.toEntry(current(id), context.clock().instant());
+            MemoryEntry entry = stamp(write, id, current(id), deletedVersions.remove(id));
             view.put(id, Optional.of(entry));
             operations.add(new Operation(id, entry));
             return entry;
@@ -352,10 +374,11 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         public boolean delete(String key, Scope scope) {
             checkActive();
             NodeId id = node(new EntryRef(Keys.validate(key), scope));
-            boolean existed = current(id).isPresent();
+            Optional<MemoryEntry> existing = current(id);
             view.put(id, Optional.empty());
+            existing.ifPresent(entry -> deletedVersions.put(id, entry.version()));
             operations.add(new Operation(id, null));
-            return existed;
+            return existing.isPresent();
         }
 
         @Override

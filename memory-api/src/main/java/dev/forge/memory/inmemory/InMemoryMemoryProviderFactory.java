@@ -5,7 +5,8 @@ import dev.forge.memory.spi.MemoryProviderFactory;
 import dev.forge.memory.spi.ProviderContext;
 
 /**
- * Opens {@link InMemoryMemoryProvider}s, each on a new, empty {@link InMemoryStore}. Takes no config keys.
+ * Opens {@link InMemoryMemoryProvider}s, each on a new, empty {@link InMemoryStore}. One config key,
+ * {@code tombstones} (default false): whether deletions keep the history.
  */
 public final class InMemoryMemoryProviderFactory implements MemoryProviderFactory {
 
@@ -28,13 +29,19 @@ public final class InMemoryMemoryProviderFactory implements MemoryProviderFactor
         return InMemoryMemoryProvider.CAPABILITIES;
     }
 
+    /** Opens a provider on a new, empty store; with {@code tombstones: true}, deletions keep the history. */
     @Override
     public MemoryProvider open(ProviderContext context) {
-        context.config().bind(Settings.class);
-        return new InMemoryMemoryProvider(new InMemoryStore(), context);
+        Settings settings = context.config().bind(Settings.class);
+        return new InMemoryMemoryProvider(new InMemoryStore(Boolean.TRUE.equals(settings.tombstones())), context);
     }
 
-    /** The in-memory provider has no settings; binding to this empty record rejects any key. */
-    record Settings() {
+    /**
+     * The in-memory provider's one setting, for testing code against both kinds of history.
+     *
+     * @param tombstones whether delete and clear keep the history ({@link dev.forge.memory.Capability#TOMBSTONES});
+     *                   default false
+     */
+    record Settings(Boolean tombstones) {
     }
 }

@@ -42,16 +42,37 @@ public final class InMemoryStore {
 
     final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Map<Namespace, TreeMap<String, List<MemoryEntry>>> versions = new HashMap<>();
+    // With tombstones: the keys whose last change was a deletion, with the version number the tombstone took.
+    private final Map<NodeId, Long> tombstoned = new HashMap<>();
     private final Map<NodeId, Set<Edge>> outgoing = new HashMap<>();
     private final Map<NodeId, Set<Edge>> incoming = new HashMap<>();
+    private final boolean tombstones;
 
-    /** An empty store. */
+    /** An empty store whose deletions erase history. */
     public InMemoryStore() {
+        this(false);
+    }
+
+    /**
+     * An empty store.
+     *
+     * @param tombstones whether deletions keep the history, as {@link dev.forge.memory.Capability#TOMBSTONES} says
+     */
+    public InMemoryStore(boolean tombstones) {
+        this.tombstones = tombstones;
+    }
+
+    /** Whether deletions keep the history. */
+    public boolean tombstones() {
+        return tombstones;
     }
 
     // Callers hold the lock: read lock for reads, write lock for writes.
 
     MemoryEntry current(NodeId id) {
+        if (tombstoned.containsKey(id)) {
+            return null;
+        }
         TreeMap<String, List<MemoryEntry>> space = versions.get(id.namespace());
         List<MemoryEntry> chain = space == null ? null : space.get(id.key());
         return chain == null ? null : chain.get(chain.size() - 1);
@@ -69,8 +90,29 @@ public final class InMemoryStore {
             return List.of();
         }
         List<MemoryEntry> entries = new ArrayList<>(space.size());
-        space.values().forEach(chain -> entries.add(chain.get(chain.size() - 1)));
+        space.forEach((key, chain) -> {
+            if (!tombstoned.containsKey(new NodeId(namespace, key))) {
+                entries.add(chain.get(chain.size() - 1));
+            }
+        });
         return entries;
+    }
+
+    /**
+     * The version a write of a key that has no current entry gets: 1, or after a tombstone the number after it.
+     *
+     * @param deletedMeanwhile whether the caller deletes the key before this write without the store knowing yet
+     *                         (a transaction's buffered delete of a current entry of version {@code currentVersion})
+     */
+    long firstVersion(NodeId id, boolean deletedMeanwhile, long currentVersion) {
+        if (!tombstones) {
+            return 1;
+        }
+        if (deletedMeanwhile) {
+            return currentVersion + 2;
+        }
+        Long tombstone = tombstoned.get(id);
+        return tombstone == null ? 1 : tombstone + 1;
     }
 
     void append(NodeId id, MemoryEntry entry) {
@@ -80,10 +122,28 @@ public final class InMemoryStore {
             chain.clear();
         }
         chain.add(entry);
+        tombstoned.remove(id);
     }
 
+    /** Deletes the key's entry: erases it with its history, or with tombstones ends its life. */
     boolean remove(NodeId id) {
+        MemoryEntry current = current(id);
+        if (current == null) {
+            return false;
+        }
+        if (tombstones) {
+            tombstoned.put(id, current.version() + 1);
+        } else {
+            versions.get(id.namespace()).remove(id.key());
+        }
+        removeEdgesOf(id);
+        return true;
+    }
+
+    /** Erases the key and everything kept of it; whether anything was. */
+    boolean purge(NodeId id) {
         TreeMap<String, List<MemoryEntry>> space = versions.get(id.namespace());
+        tombstoned.remove(id);
         if (space == null || space.remove(id.key()) == null) {
             return false;
         }
@@ -91,12 +151,32 @@ public final class InMemoryStore {
         return true;
     }
 
+    /** Deletes every current entry of the namespace; the number deleted. */
     int clear(Namespace namespace) {
+        TreeMap<String, List<MemoryEntry>> space = versions.get(namespace);
+        if (space == null) {
+            return 0;
+        }
+        int removed = 0;
+        for (String key : List.copyOf(space.keySet())) {
+            if (remove(new NodeId(namespace, key))) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /** Erases every key of the namespace, deleted ones included; the number erased. */
+    int purge(Namespace namespace) {
         TreeMap<String, List<MemoryEntry>> space = versions.remove(namespace);
         if (space == null) {
             return 0;
         }
-        space.keySet().forEach(key -> removeEdgesOf(new NodeId(namespace, key)));
+        for (String key : space.keySet()) {
+            NodeId id = new NodeId(namespace, key);
+            tombstoned.remove(id);
+            removeEdgesOf(id);
+        }
         return space.size();
     }
 

@@ -3,6 +3,7 @@ package dev.forge.memory.spi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.forge.memory.Capability;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
@@ -151,11 +152,15 @@ class ProviderRegistryTest {
     }
 
     @Test
-    void in_memory_factory_rejects_any_config_key() {
+    void in_memory_factory_knows_only_tombstones() {
         ProviderContext context = ProviderContext.builder().projectId("demo").registry(ProviderRegistry.of(new InMemoryMemoryProviderFactory()))
                 .config(ProviderConfig.of(Map.of("path", "x"))).build();
         assertThatThrownBy(() -> new InMemoryMemoryProviderFactory().open(context)).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("path").hasMessageContaining("takes no settings");
+                .hasMessageContaining("path").hasMessageContaining("tombstones");
+        ProviderContext tombstones = context.withConfig(ProviderConfig.of(Map.of("tombstones", true)));
+        assertThat(new InMemoryMemoryProviderFactory().open(tombstones).capabilities()).contains(Capability.TOMBSTONES);
+        assertThat(new InMemoryMemoryProviderFactory().open(context.withConfig(ProviderConfig.empty())).capabilities())
+                .doesNotContain(Capability.TOMBSTONES);
     }
 
     @Test

@@ -30,7 +30,8 @@ final class ConfigTemplates {
     private static final Map<String, List<Setting>> SETTINGS = Map.of(
             MarkdownMemoryProvider.NAME, markdownSettings(),
             FileMemoryProvider.NAME, fileSettings(),
-            InMemoryMemoryProvider.NAME, List.of());
+            InMemoryMemoryProvider.NAME, List.of(new Setting("tombstones", "false",
+                    "true: delete and clear keep the history, as markdown and sqlite do")));
 
     private ConfigTemplates() {
     }
@@ -44,7 +45,7 @@ final class ConfigTemplates {
                 new Setting("global_path", DEFAULT_GLOBAL_PATH, "GLOBAL memories, shared by every project: "
                         + "$FORGE_HOME/memory, else ~/.forge/memory"),
                 new Setting("max_file_size", size(defaults.maxFileSize().bytes()),
-                        "larger memory files are skipped and listed by 'forge-memory doctor'; at least 64KB"),
+                        "larger memory files are skipped and listed by 'forge-memory doctor'; 64KB to 256MB"),
                 new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
     }
 

@@ -144,11 +144,11 @@ class InitCommandTest {
     }
 
     @Test
-    void init_for_the_in_memory_provider_says_it_takes_no_settings() throws IOException {
+    void init_for_the_in_memory_provider_shows_its_one_setting() throws IOException {
         var written = cli.ok("init", "--provider", "in-memory", "--json").json();
         assertThat(written.path("provider").asText()).isEqualTo("in-memory");
         assertThat(written.path("file").asText()).isEqualTo(configFile.toString());
-        assertThat(Files.readString(configFile)).contains("provider: in-memory").contains("takes no settings");
+        assertThat(Files.readString(configFile)).contains("provider: in-memory").contains("# tombstones: false");
         assertThat(cli.ok("config", "--json").json().path("provider").asText()).isEqualTo("in-memory");
     }
 

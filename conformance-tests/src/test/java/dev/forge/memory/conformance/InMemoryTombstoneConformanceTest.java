@@ -1,0 +1,24 @@
+package dev.forge.memory.conformance;
+
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.inmemory.InMemoryMemoryProvider;
+import dev.forge.memory.inmemory.InMemoryStore;
+import dev.forge.memory.spi.ProviderContext;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The suite against the in-memory reference provider keeping deletions ({@code TOMBSTONES}), with transactions:
+ * the reference for how the tombstone variant of every contract, transactions included, behaves.
+ */
+class InMemoryTombstoneConformanceTest extends MemoryProviderConformance {
+
+    private final Map<Path, InMemoryStore> stores = new ConcurrentHashMap<>();
+
+    @Override
+    protected MemoryProvider openProvider(ProviderContext context) {
+        return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), dir -> new InMemoryStore(true)),
+                context);
+    }
+}
