@@ -16,11 +16,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** Readers of the directory, people and other providers, never see half a memory file. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AtomicWriteTest {
+
+    // Not the common pool: with 2 cores it has one thread, and tasks that wait for each other would never meet.
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
+    }
 
     private static final int VERSIONS = 25;
     private static final int VALUE_SIZE = 200 * 1024;
@@ -84,7 +95,7 @@ class AtomicWriteTest {
                     throw new AssertionError(e);
                 }
             }
-        });
+        }, threads);
 
         try (MarkdownMemoryProvider provider = open(base)) {
             readerRunning.await();
@@ -123,7 +134,7 @@ class AtomicWriteTest {
                     lastVersion = entry.version();
                     reads.incrementAndGet();
                 }
-            });
+            }, threads);
             try {
                 for (int n = 2; n <= VERSIONS; n++) {
                     writer.set("large", value(n), Scope.PROJECT);

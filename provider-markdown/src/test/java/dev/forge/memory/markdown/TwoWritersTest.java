@@ -18,10 +18,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** Several providers, in one JVM or two, appending versions to one key: no version lost, no fork. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class TwoWritersTest {
+
+    // Not the common pool: with 2 cores it has one thread, and tasks that wait for each other would never meet.
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
+    }
 
     private static final int WRITES = 50;
     private static final String KEY = "shared";
@@ -70,8 +81,8 @@ class TwoWritersTest {
     void two_providers_appending_to_one_key_lose_no_version_and_fork_nothing() throws Exception {
         CyclicBarrier start = new CyclicBarrier(2);
         try (MarkdownMemoryProvider first = open("session-a"); MarkdownMemoryProvider second = open("session-b")) {
-            CompletableFuture<Void> a = CompletableFuture.runAsync(() -> write(first, "a write ", start));
-            CompletableFuture<Void> b = CompletableFuture.runAsync(() -> write(second, "b write ", start));
+            CompletableFuture<Void> a = CompletableFuture.runAsync(() -> write(first, "a write ", start), threads);
+            CompletableFuture<Void> b = CompletableFuture.runAsync(() -> write(second, "b write ", start), threads);
             CompletableFuture.allOf(a, b).get(60, TimeUnit.SECONDS);
 
             Set<String> expected = new HashSet<>(values("a write ", WRITES));
@@ -88,8 +99,8 @@ class TwoWritersTest {
     void two_threads_sharing_one_provider_lose_no_version() throws Exception {
         CyclicBarrier start = new CyclicBarrier(2);
         try (MarkdownMemoryProvider provider = open("session-a")) {
-            CompletableFuture<Void> a = CompletableFuture.runAsync(() -> write(provider, "a write ", start));
-            CompletableFuture<Void> b = CompletableFuture.runAsync(() -> write(provider, "b write ", start));
+            CompletableFuture<Void> a = CompletableFuture.runAsync(() -> write(provider, "a write ", start), threads);
+            CompletableFuture<Void> b = CompletableFuture.runAsync(() -> write(provider, "b write ", start), threads);
             CompletableFuture.allOf(a, b).get(60, TimeUnit.SECONDS);
 
             Set<String> expected = new HashSet<>(values("a write ", WRITES));
@@ -103,7 +114,7 @@ class TwoWritersTest {
         CyclicBarrier start = new CyclicBarrier(2);
         try (MarkdownMemoryProvider first = open("session-a"); MarkdownMemoryProvider second = open("session-b")) {
             first.set(KEY, "before", Scope.PROJECT);
-            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> write(first, "a write ", start));
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> write(first, "a write ", start), threads);
             CompletableFuture<Integer> deleter = CompletableFuture.supplyAsync(() -> {
                 await(start);
                 int deleted = 0;
@@ -111,7 +122,7 @@ class TwoWritersTest {
                     deleted += second.delete(KEY, Scope.PROJECT) ? 1 : 0;
                 }
                 return deleted;
-            });
+            }, threads);
             CompletableFuture.allOf(writer, deleter).get(60, TimeUnit.SECONDS);
 
             // Every write and every successful deletion took a version of its own, on one chain.
@@ -136,11 +147,11 @@ class TwoWritersTest {
                 CompletableFuture<MemoryEntry> a = CompletableFuture.supplyAsync(() -> {
                     await(start);
                     return first.set(KEY, "from a", Scope.PROJECT);
-                });
+                }, threads);
                 CompletableFuture<MemoryEntry> b = CompletableFuture.supplyAsync(() -> {
                     await(start);
                     return second.set(KEY, "from b", Scope.PROJECT);
-                });
+                }, threads);
                 CompletableFuture.allOf(a, b).get(30, TimeUnit.SECONDS);
                 assertThat(second.requireHistory().versions(KEY, Scope.PROJECT)).as("round %s", round)
                         .extracting(MemoryEntry::value).containsExactlyInAnyOrder("from a", "from b");
