@@ -6,6 +6,8 @@ import dev.forge.memory.file.FileMemoryProvider;
 import dev.forge.memory.inmemory.InMemoryMemoryProvider;
 import dev.forge.memory.markdown.MarkdownConfig;
 import dev.forge.memory.markdown.MarkdownMemoryProvider;
+import dev.forge.memory.sqlite.SqliteConfig;
+import dev.forge.memory.sqlite.SqliteMemoryProvider;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +31,7 @@ final class ConfigTemplates {
 
     private static final Map<String, List<Setting>> SETTINGS = Map.of(
             MarkdownMemoryProvider.NAME, markdownSettings(),
+            SqliteMemoryProvider.NAME, sqliteSettings(),
             FileMemoryProvider.NAME, fileSettings(),
             InMemoryMemoryProvider.NAME, List.of(new Setting("tombstones", "false",
                     "true: delete and clear keep the history, as markdown and sqlite do")));
@@ -47,6 +50,17 @@ final class ConfigTemplates {
                 new Setting("max_file_size", size(defaults.maxFileSize().bytes()),
                         "larger memory files are skipped and listed by 'forge-memory doctor'; 64KB to 256MB"),
                 new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
+    }
+
+    private static List<Setting> sqliteSettings() {
+        SqliteConfig defaults = SqliteConfig.defaults();
+        return List.of(
+                new Setting("path", defaults.path(), "the database file; relative to the project directory; point "
+                        + "several projects at one file to share GLOBAL memories"),
+                new Setting("synchronous", defaults.synchronous().id(), "full: commits survive power loss; normal: "
+                        + "faster, the last commits may roll back after a power loss (never after a process crash)"),
+                new Setting("busy_timeout", defaults.busyTimeout().duration().toMillis() + "ms",
+                        "how long a write waits for another process's lock"));
     }
 
     private static List<Setting> fileSettings() {

@@ -272,7 +272,7 @@ class CommandsTest {
                 .containsPattern("(?m)^markdown\\s+keyword_search, graph, history, tombstones$")
                 .contains("module: ").doesNotContain("Problems:");
         JsonNode providers = json("providers");
-        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "in-memory", "markdown");
+        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "in-memory", "markdown", "sqlite");
         JsonNode file = providers.path("providers").get(0);
         assertThat(texts(file.path("capabilities"), "")).containsExactly("keyword_search", "graph", "transactions", "history");
         assertThat(file.path("description").asText()).contains("JSON file per memory");

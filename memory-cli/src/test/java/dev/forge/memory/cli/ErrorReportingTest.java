@@ -279,7 +279,7 @@ class ErrorReportingTest {
         CliHarness.Result text = cli.run("--memory-provider", "sqlitee", "config");
         assertThat(text.exitCode()).as(text.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(text.out()).contains("provider: sqlitee    (from --memory-provider)").contains("session:  cli")
-                .contains("providers found: file, in-memory, markdown");
+                .contains("providers found: file, in-memory, markdown, sqlite");
         assertOneErrorLine(text);
         assertThat(text.err()).contains("No memory provider named 'sqlitee'").contains("Found: file, in-memory, markdown");
 
@@ -288,7 +288,7 @@ class ErrorReportingTest {
         assertThat(json.exitCode()).as(json.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(json.json().path("provider").asText()).isEqualTo("sqlitee");
         assertThat(json.json().path("providerAvailable").asBoolean(true)).isFalse();
-        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"in-memory\",\"markdown\"]");
+        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"in-memory\",\"markdown\",\"sqlite\"]");
         assertOneErrorLine(json);
 
         JsonNode available = cli.run("config", "--json", "--memory-provider", "file").json();

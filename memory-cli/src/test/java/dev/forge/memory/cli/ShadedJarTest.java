@@ -91,7 +91,7 @@ class ShadedJarTest {
             names.add(p.path("name").asText());
             assertThat(p.path("module").asText()).isEqualTo(JAR.toString());
         });
-        assertThat(names).containsExactly("file", "in-memory", "markdown");
+        assertThat(names).containsExactly("file", "in-memory", "markdown", "sqlite");
     }
 
     @Test
@@ -103,6 +103,18 @@ class ShadedJarTest {
         Run get = run("", "get", "note");
         assertThat(get.out()).isEqualTo("grüße ✓\n");
         assertThat(project.resolve(".forge/memory")).isDirectory();
+    }
+
+    @Test
+    void the_sqlite_provider_loads_its_native_library_from_the_jar() throws Exception {
+        Run set = run("", "--memory-provider", "sqlite", "set", "db", "embedded sqlite works");
+        assertThat(set.exitCode()).as(set.toString()).isZero();
+        Run search = run("", "--memory-provider", "sqlite", "search", "embedded", "--json");
+        assertThat(search.exitCode()).as(search.toString()).isZero();
+        assertThat(search.json().path("hits").get(0).path("entry").path("key").asText()).isEqualTo("db");
+        assertThat(project.resolve(".forge/memory.db")).isRegularFile();
+        Run doctor = run("", "--memory-provider", "sqlite", "doctor");
+        assertThat(doctor.out()).isEqualTo("No problems found by the sqlite provider.\n");
     }
 
     @Test

@@ -1,0 +1,99 @@
+package dev.forge.memory.sqlite;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.TimeSpan;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The settings of the {@code sqlite} provider, bound from its config block with
+ * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are written in {@code snake_case}; a missing key takes
+ * its default, an unknown key is rejected.
+ *
+ * <pre>{@code
+ * memory:
+ *   provider: sqlite
+ *   config:
+ *     path: .forge/memory.db   # the database file; relative to the project directory; this is the default
+ *     synchronous: full        # full (default) or normal; see SqliteMemoryProvider on durability
+ *     busy_timeout: 5s         # how long a write waits for another process's write; default 5s
+ * }</pre>
+ *
+ * @param path        the database file; relative paths resolve against the context's base directory, {@code ~}
+ *                    against the home directory. Every project and session using the file shares its GLOBAL
+ *                    entries: point several projects at one file to share them
+ * @param synchronous how hard each commit pushes its data to the disk: {@link Synchronous#FULL} survives a power
+ *                    loss, {@link Synchronous#NORMAL} is faster but may lose the last commits to one
+ * @param busyTimeout how long an operation waits for a lock held by another connection or process before it fails
+ *                    with {@link dev.forge.memory.BackendUnavailableException}; zero fails at once
+ */
+public record SqliteConfig(String path, Synchronous synchronous, TimeSpan busyTimeout) {
+
+    /** The default {@code path}: {@code .forge/memory.db} under the project directory. */
+    public static final String DEFAULT_PATH = ".forge/memory.db";
+
+    /** The default {@code busy_timeout}: five seconds. */
+    public static final TimeSpan DEFAULT_BUSY_TIMEOUT = new TimeSpan(Duration.ofSeconds(5));
+
+    /** Fills in the default of every missing setting and rejects a blank path and a timeout SQLite cannot take. */
+    public SqliteConfig {
+        if (path == null) {
+            path = DEFAULT_PATH;
+        } else if (path.isBlank()) {
+            throw new ConfigurationException("'path' must not be blank: leave it out to use the project's " + DEFAULT_PATH + ".");
+        }
+        if (synchronous == null) {
+            synchronous = Synchronous.FULL;
+        }
+        if (busyTimeout == null) {
+            busyTimeout = DEFAULT_BUSY_TIMEOUT;
+        } else if (busyTimeout.toMillis() > Integer.MAX_VALUE) {
+            throw new ConfigurationException("'busy_timeout' must be at most " + Integer.MAX_VALUE + "ms (about 24 days); it is "
+                    + busyTimeout + ".");
+        }
+    }
+
+    /** Every setting at its default. */
+    public static SqliteConfig defaults() {
+        return new SqliteConfig(null, null, null);
+    }
+
+    /** The SQLite {@code synchronous} setting every connection of the provider uses. */
+    public enum Synchronous {
+        /**
+         * The WAL is forced to the disk at every commit: a committed write survives a process crash, an operating
+         * system crash and a power loss (as far as the disk honours the flush).
+         */
+        FULL,
+        /**
+         * The WAL is forced to the disk only at checkpoints: a committed write survives a process crash, but the last
+         * commits before an operating system crash or power loss may be rolled back. The database is never corrupted.
+         */
+        NORMAL;
+
+        /**
+         * Parses the config form, ignoring case: {@code full} or {@code normal}.
+         *
+         * @throws ConfigurationException for any other text, listing the allowed values
+         */
+        @JsonCreator
+        public static Synchronous parse(String text) {
+            if (text != null) {
+                for (Synchronous value : values()) {
+                    if (value.id().equalsIgnoreCase(text.trim())) {
+                        return value;
+                    }
+                }
+            }
+            throw new ConfigurationException("'synchronous' cannot be '" + text + "': use full or normal.");
+        }
+
+        /** The lower-case name config uses. */
+        @JsonValue
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+}

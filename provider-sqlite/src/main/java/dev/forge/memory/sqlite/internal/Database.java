@@ -1,0 +1,429 @@
+package dev.forge.memory.sqlite.internal;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.MemoryException;
+import dev.forge.memory.spi.files.AtomicFiles;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * One SQLite database file, open in WAL mode, shared by every provider of this JVM that opens the same file with
+ * the same settings.
+ *
+ * <p>sqlite-jdbc connections are not safe for use by several threads at once, so: one write connection, used by
+ * one thread at a time under a fair lock, every write in a {@code BEGIN IMMEDIATE} transaction (the write lock is
+ * taken at the start, so two processes queue on {@code busy_timeout} instead of failing on a lock upgrade); and up
+ * to {@value #MAX_READERS} read connections, each used by one thread at a time. In WAL mode readers never block the
+ * writer nor wait for it, and each read statement sees the last commit before it started. Every connection gets
+ * {@code busy_timeout}, {@code synchronous} and {@code foreign_keys=ON}; read connections also {@code query_only}.
+ */
+public final class Database {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
+    /** The most read connections open at once; more readers wait for one to be free. */
+    public static final int MAX_READERS = 4;
+
+    private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+    private static final int HEADER_SIZE = 100;
+    private static final int USER_VERSION_OFFSET = 60;
+
+    /** Open databases of this JVM, by file and settings, so that providers on one file share one writer. */
+    private static final Map<Key, Database> OPEN = new HashMap<>();
+
+    /** Work on a connection. */
+    @FunctionalInterface
+    public interface Work<T> {
+        /** Does the work; SQL errors are translated by the caller. */
+        T run(Connection connection) throws SQLException;
+    }
+
+    private record Key(Path file, String synchronous, long busyTimeoutMillis) {
+    }
+
+    private final Key key;
+    private final Path path;
+    private final long busyTimeoutMillis;
+    private final ReentrantLock writeLock = new ReentrantLock(true);
+    private final Connection writer;
+    private final Semaphore readerPermits = new Semaphore(MAX_READERS, true);
+    private final Deque<Connection> idleReaders = new ArrayDeque<>();
+    private int users;
+    private boolean closed;
+
+    private Database(Key key, Connection writer) {
+        this.key = key;
+        this.path = key.file();
+        this.busyTimeoutMillis = key.busyTimeoutMillis();
+        this.writer = writer;
+    }
+
+    /**
+     * Opens the database at {@code path}, creating it (and its directory) when missing and bringing its schema up to
+     * date, or joins this JVM's open instance of it. Release it with {@link #release()}.
+     *
+     * @param synchronous       {@code FULL} or {@code NORMAL}
+     * @param busyTimeoutMillis how long to wait for another connection's lock
+     * @throws ConfigurationException      if the file exists and is not a SQLite database (it is left untouched)
+     * @throws BackendUnavailableException if a newer forge-memory wrote it (left untouched), or it cannot be opened
+     */
+    public static Database acquire(Path path, String synchronous, long busyTimeoutMillis) {
+        Path file = prepareFile(path.toAbsolutePath().normalize());
+        Key key = new Key(file, synchronous.toUpperCase(Locale.ROOT), busyTimeoutMillis);
+        synchronized (OPEN) {
+            Database open = OPEN.get(key);
+            if (open == null) {
+                open = new Database(key, openWriter(key));
+                OPEN.put(key, open);
+            }
+            open.users++;
+            return open;
+        }
+    }
+
+    /** Checks an existing file's header without opening it with SQLite, or creates an empty, private one. */
+    private static Path prepareFile(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new ConfigurationException("The SQLite database path " + file + " is a directory; 'path' must name a file "
+                    + "(such as .forge/memory.db).", null, "path", null);
+        }
+        if (Files.exists(file)) {
+            checkHeader(file);
+        } else {
+            try {
+                AtomicFiles.createDirectories(file.getParent(), true);
+                FileAttribute<?>[] attributes = file.getFileSystem().supportedFileAttributeViews().contains("posix")
+                        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                        : new FileAttribute<?>[0];
+                Files.createFile(file, attributes);
+            } catch (FileAlreadyExistsException e) {
+                checkHeader(file); // another process created it first
+            } catch (IOException e) {
+                throw new BackendUnavailableException("Cannot create the SQLite database " + file + ": " + e
+                        + ". Check that its directory can be created and written.", e);
+            }
+        }
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            throw new BackendUnavailableException("Cannot open the SQLite database " + file + ": " + e, e);
+        }
+    }
+
+    /**
+     * Refuses a file that is not a SQLite database, or whose recorded schema is newer than this code, by reading its
+     * header: nothing that could change the file runs before these checks.
+     */
+    private static void checkHeader(Path file) {
+        byte[] header = new byte[HEADER_SIZE];
+        int read = 0;
+        try (InputStream in = Files.newInputStream(file)) {
+            while (read < HEADER_SIZE) {
+                int n = in.read(header, read, HEADER_SIZE - read);
+                if (n < 0) {
+                    break;
+                }
+                read += n;
+            }
+        } catch (IOException e) {
+            throw new BackendUnavailableException("Cannot read the SQLite database " + file + ": " + e, e);
+        }
+        if (read == 0) {
+            return; // an empty file is an empty database
+        }
+        boolean magic = read == HEADER_SIZE;
+        for (int i = 0; magic && i < MAGIC.length; i++) {
+            magic = header[i] == MAGIC[i];
+        }
+        if (!magic) {
+            throw new ConfigurationException("The file " + file + " is not a SQLite database, so the sqlite provider will "
+                    + "not use it; it was left untouched. Point 'path' at a new file or an existing forge-memory database.",
+                    null, "path", null);
+        }
+        int version = ByteBuffer.wrap(header, USER_VERSION_OFFSET, 4).getInt();
+        if (version > Migrations.CURRENT) {
+            throw Migrations.newerThanThisCode(file, version);
+        }
+    }
+
+    private static Connection openWriter(Key key) {
+        Connection connection = null;
+        try {
+            connection = connect(key, false);
+            String journalMode = switchToWal(connection, key);
+            {
+                if (!"wal".equalsIgnoreCase(journalMode)) {
+                    throw new BackendUnavailableException("The SQLite database " + key.file() + " cannot use write-ahead "
+                            + "logging (its journal mode stays '" + journalMode + "'); keep it on a local file system "
+                            + "that supports shared memory, not a network share.");
+                }
+            }
+            Migrations.migrate(connection, key.file());
+            return connection;
+        } catch (SQLException e) {
+            closeQuietly(connection);
+            if (SqliteErrors.code(e) == SqliteErrors.NOTADB) {
+                throw new ConfigurationException("The file " + key.file() + " is not a SQLite database (" + e.getMessage()
+                        + "); point 'path' at a new file or an existing forge-memory database.", null, "path", e);
+            }
+            throw SqliteErrors.translate(e, key.file(), "open the database", key.busyTimeoutMillis());
+        } catch (RuntimeException e) {
+            closeQuietly(connection);
+            throw e;
+        }
+    }
+
+    /**
+     * Switches the file to write-ahead logging. Changing the journal mode needs an exclusive lock and does not wait
+     * for {@code busy_timeout}: when several processes open a new file at once it fails with SQLITE_BUSY, so it is
+     * tried again until the busy timeout has passed.
+     */
+    private static String switchToWal(Connection connection, Key key) throws SQLException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(key.busyTimeoutMillis());
+        while (true) {
+            try (Statement statement = connection.createStatement();
+                 ResultSet mode = statement.executeQuery("PRAGMA journal_mode = WAL")) {
+                return mode.next() ? mode.getString(1) : "";
+            } catch (SQLException e) {
+                if (!SqliteErrors.isBusy(e) || System.nanoTime() >= deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static Connection connect(Key key, boolean readOnly) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout((int) key.busyTimeoutMillis());
+        config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(key.synchronous()));
+        config.enforceForeignKeys(true);
+        // Deleted rows are overwritten, so that a purge really removes private text from the file.
+        config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
+        // Keep the WAL file from staying at its largest size after a burst of writes.
+        config.setPragma(SQLiteConfig.Pragma.JOURNAL_SIZE_LIMIT, String.valueOf(64L * 1024 * 1024));
+        Connection connection = config.createConnection("jdbc:sqlite:" + key.file());
+        if ("FULL".equals(key.synchronous())) {
+            // On macOS only F_FULLFSYNC pushes data past the drive's cache; elsewhere these pragmas do nothing.
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("PRAGMA fullfsync = ON");
+                statement.execute("PRAGMA checkpoint_fullfsync = ON");
+            } catch (SQLException e) {
+                closeQuietly(connection);
+                throw e;
+            }
+        }
+        if (readOnly) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("PRAGMA query_only = ON");
+            } catch (SQLException e) {
+                closeQuietly(connection);
+                throw e;
+            }
+        }
+        return connection;
+    }
+
+    /** The database file. */
+    public Path path() {
+        return path;
+    }
+
+    /** The busy timeout every connection uses, in milliseconds. */
+    public long busyTimeoutMillis() {
+        return busyTimeoutMillis;
+    }
+
+    /**
+     * Runs {@code work} in one write transaction ({@code BEGIN IMMEDIATE} ... {@code COMMIT}) on the write connection:
+     * all of it is applied or, when it throws, none of it.
+     *
+     * @param what what the work does, for messages ("store key 'k'")
+     */
+    public <T> T write(String what, Work<T> work) {
+        writeLock.lock();
+        try {
+            if (isClosed()) {
+                throw closedError();
+            }
+            try (Statement statement = writer.createStatement()) {
+                statement.execute("BEGIN IMMEDIATE");
+                boolean committed = false;
+                try {
+                    T result = work.run(writer);
+                    statement.execute("COMMIT");
+                    committed = true;
+                    return result;
+                } finally {
+                    if (!committed) {
+                        rollbackQuietly(statement);
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw translate(e, what);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Runs {@code work} on the write connection outside a transaction, for statements such as {@code PRAGMA}. */
+    public <T> T onWriter(String what, Work<T> work) {
+        writeLock.lock();
+        try {
+            if (isClosed()) {
+                throw closedError();
+            }
+            return work.run(writer);
+        } catch (SQLException e) {
+            throw translate(e, what);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Runs {@code work} on a read connection. Each statement sees the database as the last commit before it began left
+     * it; statements and result sets must be closed before {@code work} returns, or the connection would keep an old
+     * snapshot.
+     */
+    public <T> T read(String what, Work<T> work) {
+        Connection connection = borrowReader(what);
+        try {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw translate(e, what);
+        } finally {
+            returnReader(connection);
+        }
+    }
+
+    private Connection borrowReader(String what) {
+        readerPermits.acquireUninterruptibly();
+        Connection connection;
+        synchronized (idleReaders) {
+            if (closed) {
+                readerPermits.release();
+                throw closedError();
+            }
+            connection = idleReaders.poll();
+        }
+        if (connection != null) {
+            return connection;
+        }
+        try {
+            return connect(key, true);
+        } catch (SQLException e) {
+            readerPermits.release();
+            throw translate(e, what);
+        }
+    }
+
+    private void returnReader(Connection connection) {
+        synchronized (idleReaders) {
+            if (closed) {
+                closeQuietly(connection);
+            } else {
+                idleReaders.push(connection);
+            }
+        }
+        readerPermits.release();
+    }
+
+    private boolean isClosed() {
+        synchronized (idleReaders) {
+            return closed;
+        }
+    }
+
+    private BackendUnavailableException closedError() {
+        return new BackendUnavailableException("The SQLite database " + path + " is closed; open the provider again.");
+    }
+
+    /** Translates an SQL error of this database. */
+    public MemoryException translate(SQLException e, String what) {
+        return SqliteErrors.translate(e, path, what, busyTimeoutMillis);
+    }
+
+    /**
+     * Gives up one use of this database; the last one closes its connections (waiting for a write in progress; a read
+     * in progress closes its connection when it ends). Idempotent per use only: call once per {@link #acquire}.
+     */
+    public void release() {
+        synchronized (OPEN) {
+            if (--users > 0) {
+                return;
+            }
+            OPEN.remove(key, this);
+        }
+        writeLock.lock();
+        try {
+            synchronized (idleReaders) {
+                closed = true;
+                idleReaders.forEach(Database::closeQuietly);
+                idleReaders.clear();
+            }
+            try (Statement statement = writer.createStatement()) {
+                // Keeps the planner's statistics fresh, as SQLite advises before closing a long-lived connection.
+                statement.execute("PRAGMA optimize");
+            } catch (SQLException e) {
+                LOG.debug("PRAGMA optimize on {} failed", path, e);
+            }
+            closeQuietly(writer);
+        } finally {
+            writeLock.unlock();
+        }
+        LOG.debug("Closed SQLite database {}", path);
+    }
+
+    private static void rollbackQuietly(Statement statement) {
+        try {
+            statement.execute("ROLLBACK");
+        } catch (SQLException ignored) {
+            // SQLite rolls back by itself after some errors (a full disk, say): then nothing is left to roll back.
+        }
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.debug("Closing a SQLite connection failed", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Database[" + path + "]";
+    }
+}

@@ -1,0 +1,178 @@
+package dev.forge.memory.sqlite.internal;
+
+import dev.forge.memory.BackendUnavailableException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The schema, as numbered steps recorded in {@code PRAGMA user_version}: the database is at version {@code n} when
+ * steps 1 to {@code n} are applied. Each step runs in one {@code BEGIN IMMEDIATE} transaction together with the
+ * version bump, so a crash or a second process opening the same file at the same moment never leaves half a step;
+ * the version is read again inside the transaction, so two processes never apply a step twice.
+ *
+ * <p>Steps are never edited once released: a change of schema is a new step.
+ */
+public final class Migrations {
+
+    /**
+     * Step 1: entries, their tags, every version (tombstones included) and typed edges, with the indexes that keep
+     * each lookup of the provider off a full scan.
+     */
+    static final List<String> V1_CORE_TABLES = List.of(
+            """
+            CREATE TABLE entries (
+              id         INTEGER PRIMARY KEY,
+              project    TEXT    NOT NULL,
+              session    TEXT    NOT NULL,
+              scope      TEXT    NOT NULL CHECK (scope IN ('session', 'project', 'global')),
+              key        TEXT    NOT NULL,
+              value      TEXT    NOT NULL,
+              tags       TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(tags) AND json_type(tags) = 'array'),
+              metadata   TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(metadata) AND json_type(metadata) = 'object'),
+              created_at INTEGER NOT NULL,
+              updated_at INTEGER NOT NULL,
+              version    INTEGER NOT NULL CHECK (version >= 1)
+            )""",
+            "CREATE UNIQUE INDEX entries_by_key ON entries (project, session, scope, key)",
+            "CREATE INDEX entries_by_update ON entries (project, session, scope, updated_at)",
+            """
+            CREATE TABLE tags (
+              tag      TEXT    NOT NULL,
+              entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+              PRIMARY KEY (tag, entry_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX tags_by_entry ON tags (entry_id)",
+            """
+            CREATE TABLE versions (
+              id         INTEGER PRIMARY KEY AUTOINCREMENT,
+              project    TEXT    NOT NULL,
+              session    TEXT    NOT NULL,
+              scope      TEXT    NOT NULL CHECK (scope IN ('session', 'project', 'global')),
+              key        TEXT    NOT NULL,
+              version    INTEGER NOT NULL CHECK (version >= 1),
+              tombstone  INTEGER NOT NULL DEFAULT 0 CHECK (tombstone IN (0, 1)),
+              value      TEXT,
+              tags       TEXT CHECK (tags IS NULL OR (json_valid(tags) AND json_type(tags) = 'array')),
+              metadata   TEXT CHECK (metadata IS NULL OR (json_valid(metadata) AND json_type(metadata) = 'object')),
+              created_at INTEGER,
+              updated_at INTEGER NOT NULL,
+              CHECK (tombstone = 1 OR (value IS NOT NULL AND tags IS NOT NULL AND metadata IS NOT NULL AND created_at IS NOT NULL))
+            )""",
+            "CREATE UNIQUE INDEX versions_by_key ON versions (project, session, scope, key, version)",
+            """
+            CREATE TABLE edges (
+              from_entry INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+              type       TEXT    NOT NULL,
+              to_entry   INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+              created_at INTEGER NOT NULL,
+              PRIMARY KEY (from_entry, type, to_entry)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX edges_incoming ON edges (to_entry, type, from_entry)");
+
+    /**
+     * Step 2: keyword search. An FTS5 index over the key, value and tags of every entry, reading its text from
+     * {@code entries} (external content, so the text is not stored twice), kept in step by triggers, and filled from
+     * the entries already there.
+     */
+    static final List<String> V2_KEYWORD_SEARCH = List.of(
+            """
+            CREATE VIRTUAL TABLE entries_fts USING fts5(
+              key, value, tags,
+              content = 'entries', content_rowid = 'id',
+              tokenize = 'unicode61 remove_diacritics 0'
+            )""",
+            """
+            CREATE TRIGGER entries_fts_insert AFTER INSERT ON entries BEGIN
+              INSERT INTO entries_fts (rowid, key, value, tags) VALUES (new.id, new.key, new.value, new.tags);
+            END""",
+            """
+            CREATE TRIGGER entries_fts_delete AFTER DELETE ON entries BEGIN
+              INSERT INTO entries_fts (entries_fts, rowid, key, value, tags) VALUES ('delete', old.id, old.key, old.value, old.tags);
+            END""",
+            """
+            CREATE TRIGGER entries_fts_update AFTER UPDATE OF key, value, tags ON entries BEGIN
+              INSERT INTO entries_fts (entries_fts, rowid, key, value, tags) VALUES ('delete', old.id, old.key, old.value, old.tags);
+              INSERT INTO entries_fts (rowid, key, value, tags) VALUES (new.id, new.key, new.value, new.tags);
+            END""",
+            "INSERT INTO entries_fts (entries_fts) VALUES ('rebuild')");
+
+    private static final List<List<String>> STEPS = List.of(V1_CORE_TABLES, V2_KEYWORD_SEARCH);
+
+    /** The schema version this code writes and reads. */
+    public static final int CURRENT = STEPS.size();
+
+    private Migrations() {
+    }
+
+    /**
+     * Brings the database up to {@link #CURRENT}, one transaction per step.
+     *
+     * @throws BackendUnavailableException if a newer forge-memory wrote the database; it is left untouched
+     */
+    public static void migrate(Connection connection, Path path) throws SQLException {
+        migrate(connection, path, CURRENT);
+    }
+
+    /**
+     * Applies the steps up to {@code target} only; for tests that build a database as an older version left it.
+     *
+     * @throws BackendUnavailableException if the database is newer than {@link #CURRENT}; it is left untouched
+     */
+    public static void migrate(Connection connection, Path path, int target) throws SQLException {
+        if (target < 0 || target > CURRENT) {
+            throw new IllegalArgumentException("no schema version " + target + "; this code knows 0 to " + CURRENT);
+        }
+        while (true) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("BEGIN IMMEDIATE");
+                boolean done = false;
+                try {
+                    int version = userVersion(statement);
+                    if (version > CURRENT) {
+                        throw newerThanThisCode(path, version);
+                    }
+                    if (version >= target) {
+                        statement.execute("COMMIT");
+                        done = true;
+                        return;
+                    }
+                    for (String sql : STEPS.get(version)) {
+                        statement.execute(sql);
+                    }
+                    statement.execute("PRAGMA user_version = " + (version + 1));
+                    statement.execute("COMMIT");
+                    done = true;
+                } finally {
+                    if (!done) {
+                        rollbackQuietly(statement);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The schema version recorded in the database. */
+    public static int userVersion(Statement statement) throws SQLException {
+        try (ResultSet rows = statement.executeQuery("PRAGMA user_version")) {
+            return rows.next() ? rows.getInt(1) : 0;
+        }
+    }
+
+    static BackendUnavailableException newerThanThisCode(Path path, int version) {
+        return new BackendUnavailableException("The SQLite database " + path + " has schema version " + version
+                + ", written by a newer forge-memory; this one knows versions up to " + CURRENT
+                + ". It was left untouched: upgrade forge-memory, or point 'path' at another file.");
+    }
+
+    private static void rollbackQuietly(Statement statement) {
+        try {
+            statement.execute("ROLLBACK");
+        } catch (SQLException ignored) {
+            // SQLite rolls back by itself after some errors; then there is nothing left to roll back.
+        }
+    }
+}

@@ -1,0 +1,806 @@
+package dev.forge.memory.sqlite.internal;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.CorruptEntryException;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryNotFoundException;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Hit;
+import dev.forge.memory.InvalidRequestException;
+import dev.forge.memory.Limits;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.StoreProblem;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.GraphWalker;
+import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.KeywordScorer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operations of one provider on a {@link Database}: what its project and session see of the shared file, and how
+ * each call maps to SQL. Every write is one SQLite transaction; every read one statement, so it sees one snapshot.
+ */
+public final class SqliteStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteStore.class);
+
+    private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
+            .thenComparing(h -> h.entry().ref());
+
+    private final String provider;
+    private final Database database;
+    private final Clock clock;
+    private final String project;
+    private final String session;
+    private final Limits limits;
+    private volatile boolean closed;
+
+    /**
+     * A store of {@code database} for a provider named {@code provider} serving {@code project} and {@code session}.
+     */
+    public SqliteStore(String provider, Database database, Clock clock, String project, String session, Limits limits) {
+        this.provider = provider;
+        this.database = database;
+        this.clock = clock;
+        this.project = project;
+        this.session = session;
+        this.limits = limits;
+    }
+
+    /** The database this store works on. */
+    public Database database() {
+        return database;
+    }
+
+    /** The database file. */
+    public Path path() {
+        return database.path();
+    }
+
+    /** The limits writes are checked against. */
+    public Limits limits() {
+        return limits;
+    }
+
+    /** Throws {@link BackendUnavailableException} once this store is closed. */
+    public void checkOpen() {
+        if (closed) {
+            throw new BackendUnavailableException("This " + provider + " provider on " + database.path()
+                    + " is closed; open a new one.");
+        }
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes this store; the database closes with the last store of this JVM using it. Idempotent. */
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            database.release();
+        }
+    }
+
+    /** The namespace of {@code scope} for this store. */
+    public Namespace namespace(Scope scope) {
+        return Namespace.of(Objects.requireNonNull(scope, "scope"), project, session);
+    }
+
+    private static String describe(String key, Scope scope) {
+        return "key '" + Keys.abbreviate(key) + "' (" + scope.id() + ")";
+    }
+
+    // ------------------------------------------------------------------ entries
+
+    /** The live entry of {@code key} in {@code scope}. */
+    public Optional<MemoryEntry> get(String key, Scope scope) {
+        Namespace namespace = namespace(scope);
+        Keys.validate(key);
+        checkOpen();
+        return database.read("read " + describe(key, scope), connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(Statements.GET)) {
+                statement.setString(namespace.bind(statement, 1), key);
+                try (ResultSet rows = statement.executeQuery()) {
+                    return rows.next() ? Optional.of(Rows.entry(rows, path())) : Optional.<MemoryEntry>empty();
+                }
+            }
+        });
+    }
+
+    /** What is stored of a key: its row when live, and the highest version and revision ever recorded for it. */
+    public record Current(long id, long createdAt, long updatedAt, long version, long lastVersion, long revision) {
+
+        /** Whether the key has a live entry. */
+        public boolean live() {
+            return id != 0;
+        }
+
+        /** The version a deletion of it would take. */
+        long tombstoneVersion() {
+            return Math.max(version, lastVersion) + 1;
+        }
+    }
+
+    /** What is stored of {@code key} in {@code namespace}, read on {@code connection}. */
+    public static Current current(Connection connection, Namespace namespace, String key) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(Statements.CURRENT)) {
+            int next = namespace.bind(statement, 1);
+            statement.setString(next++, key);
+            next = namespace.bind(statement, next);
+            statement.setString(next, key);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return new Current(rows.getLong("id"), rows.getLong("created_at"), rows.getLong("updated_at"),
+                        rows.getLong("version"), rows.getLong("last_version"), rows.getLong("revision"));
+            }
+        }
+    }
+
+    /**
+     * The entry {@code write} stores over {@code current} at {@code now}: as {@link EntryWrite#toEntry}, and after a
+     * deletion the version after the tombstone with a new {@code createdAt}.
+     */
+    MemoryEntry stamp(EntryWrite write, Current current, Instant now) {
+        Optional<MemoryEntry> live = Optional.empty();
+        if (current.live()) {
+            try {
+                live = Optional.of(new MemoryEntry(write.key(), "", write.scope(), List.of(), Map.of(),
+                        Instant.ofEpochMilli(current.createdAt()), Instant.ofEpochMilli(current.updatedAt()), current.version()));
+            } catch (IllegalArgumentException e) {
+                throw Rows.corrupt(path(), write.key(), write.scope().id(), e);
+            }
+        }
+        return stamp(write, live, current.lastVersion(), now);
+    }
+
+    /**
+     * The entry {@code write} stores at {@code now} over the live entry {@code live}, if any, when the highest version
+     * number the key has taken (tombstones included) is {@code lastVersion}.
+     */
+    static MemoryEntry stamp(EntryWrite write, Optional<MemoryEntry> live, long lastVersion, Instant now) {
+        if (live.isPresent()) {
+            return write.toEntry(live, now);
+        }
+        MemoryEntry fresh = write.toEntry(Optional.empty(), now);
+        if (lastVersion == 0) {
+            return fresh;
+        }
+        return new MemoryEntry(fresh.key(), fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
+                fresh.createdAt(), fresh.updatedAt(), lastVersion + 1);
+    }
+
+    /** Stores a validated write: one transaction. */
+    public MemoryEntry set(EntryWrite write) {
+        checkOpen();
+        Namespace namespace = namespace(write.scope());
+        return database.write("store " + describe(write.key(), write.scope()), connection -> {
+            Current current = current(connection, namespace, write.key());
+            MemoryEntry entry = stamp(write, current, clock.instant());
+            apply(connection, namespace, entry, current);
+            return entry;
+        });
+    }
+
+    /**
+     * Writes {@code entry} over what {@code current} says is stored: updates or inserts the entries row (an update
+     * keeps the row id, and so the relations), replaces its tags, appends the version.
+     */
+    public static void apply(Connection connection, Namespace namespace, MemoryEntry entry, Current current) throws SQLException {
+        String tags = Rows.tagsJson(entry.tags());
+        String metadata = Rows.metadataJson(entry.metadata());
+        long id;
+        if (current.live()) {
+            id = current.id();
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE entries SET value = ?, tags = ?, metadata = ?, updated_at = ?, version = ? WHERE id = ?")) {
+                update.setString(1, entry.value());
+                update.setString(2, tags);
+                update.setString(3, metadata);
+                update.setLong(4, entry.updatedAt().toEpochMilli());
+                update.setLong(5, entry.version());
+                update.setLong(6, id);
+                update.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM tags WHERE entry_id = ?")) {
+                delete.setLong(1, id);
+                delete.executeUpdate();
+            }
+        } else {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO entries (project, session, scope, key, value,"
+                    + " tags, metadata, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                int next = namespace.bind(insert, 1);
+                insert.setString(next++, entry.key());
+                insert.setString(next++, entry.value());
+                insert.setString(next++, tags);
+                insert.setString(next++, metadata);
+                insert.setLong(next++, entry.createdAt().toEpochMilli());
+                insert.setLong(next++, entry.updatedAt().toEpochMilli());
+                insert.setLong(next, entry.version());
+                insert.executeUpdate();
+            }
+            id = lastInsertRowid(connection);
+        }
+        if (!entry.tags().isEmpty()) {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO tags (tag, entry_id) VALUES (?, ?)")) {
+                for (String tag : entry.tags()) {
+                    insert.setString(1, tag);
+                    insert.setLong(2, id);
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+        }
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO versions (project, session, scope, key, version,"
+                + " tombstone, value, tags, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)")) {
+            int next = namespace.bind(insert, 1);
+            insert.setString(next++, entry.key());
+            insert.setLong(next++, entry.version());
+            insert.setString(next++, entry.value());
+            insert.setString(next++, tags);
+            insert.setString(next++, metadata);
+            insert.setLong(next++, entry.createdAt().toEpochMilli());
+            insert.setLong(next, entry.updatedAt().toEpochMilli());
+            insert.executeUpdate();
+        }
+    }
+
+    private static long lastInsertRowid(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT last_insert_rowid()")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    /** Deletes the live entry of {@code key}, leaving a tombstone version: one transaction. */
+    public boolean delete(String key, Scope scope) {
+        Namespace namespace = namespace(scope);
+        Keys.validate(key);
+        checkOpen();
+        return database.write("delete " + describe(key, scope), connection -> {
+            Current current = current(connection, namespace, key);
+            return current.live() && deleteLive(connection, namespace, key, current, clock.instant());
+        });
+    }
+
+    /** Replaces the live row {@code current} of {@code key} by a tombstone version; its tags and relations go with it. */
+    public static boolean deleteLive(Connection connection, Namespace namespace, String key, Current current, Instant now)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO versions (project, session, scope, key,"
+                + " version, tombstone, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)")) {
+            int next = namespace.bind(insert, 1);
+            insert.setString(next++, key);
+            insert.setLong(next++, current.tombstoneVersion());
+            insert.setLong(next, now.toEpochMilli());
+            insert.executeUpdate();
+        }
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM entries WHERE id = ?")) {
+            delete.setLong(1, current.id());
+            return delete.executeUpdate() == 1;
+        }
+    }
+
+    /** Deletes every live entry of the scope's namespace, each leaving a tombstone: one transaction. */
+    public int clear(Scope scope) {
+        Namespace namespace = namespace(scope);
+        checkOpen();
+        return database.write("clear the " + scope.id() + " scope", connection -> {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO versions (project, session, scope, key,"
+                    + " version, tombstone, updated_at) SELECT e.project, e.session, e.scope, e.key, max(e.version, coalesce("
+                    + "(SELECT max(v.version) FROM versions v WHERE v.project = e.project AND v.session = e.session"
+                    + " AND v.scope = e.scope AND v.key = e.key), 0)) + 1, 1, ? FROM entries e WHERE " + Namespace.CONDITION)) {
+                insert.setLong(1, clock.instant().toEpochMilli());
+                namespace.bind(insert, 2);
+                insert.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM entries WHERE project = ? AND session = ? AND scope = ?")) {
+                namespace.bind(delete, 1);
+                return delete.executeUpdate();
+            }
+        });
+    }
+
+    /** Erases the session's keys for good, histories included; returns how many were live. */
+    public int endSession() {
+        Namespace namespace = namespace(Scope.SESSION);
+        checkOpen();
+        int[] erased = new int[1];
+        int ended = database.write("end the session", connection -> {
+            int live;
+            try (PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM entries e WHERE " + Namespace.CONDITION)) {
+                namespace.bind(count, 1);
+                try (ResultSet rows = count.executeQuery()) {
+                    rows.next();
+                    live = rows.getInt(1);
+                }
+            }
+            erased[0] = purgeNamespace(connection, namespace);
+            return live;
+        });
+        if (erased[0] > 0) {
+            checkpoint();
+        }
+        return ended;
+    }
+
+    // ------------------------------------------------------------------ queries and search
+
+    /** The entries {@code query} selects. */
+    public List<MemoryEntry> query(Query query) {
+        Objects.requireNonNull(query, "query");
+        checkOpen();
+        Statements.QuerySql sql = Statements.query(query, project, session);
+        List<MemoryEntry> candidates = database.read("run the query '" + query.pattern() + "'", connection -> {
+            List<MemoryEntry> rows = new ArrayList<>();
+            try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+                bind(statement, sql.parameters());
+                try (ResultSet results = statement.executeQuery()) {
+                    while (results.next()) {
+                        readable(results).ifPresent(rows::add);
+                    }
+                }
+            }
+            return rows;
+        });
+        if (!sql.paged()) {
+            return query.apply(candidates);
+        }
+        // The SQL ordered and paged already; the API's matcher checks the page once more, without skipping again.
+        return new Query(query.pattern(), query.scopes(), query.filter(), query.order(), query.limit(), 0).apply(candidates);
+    }
+
+    private Optional<MemoryEntry> readable(ResultSet row) throws SQLException {
+        try {
+            return Optional.of(Rows.entry(row, path()));
+        } catch (CorruptEntryException e) {
+            LOG.warn("Skipping an unreadable row of {}: {}", path(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
+        for (int i = 0; i < parameters.size(); i++) {
+            Object parameter = parameters.get(i);
+            if (parameter instanceof String text) {
+                statement.setString(i + 1, text);
+            } else if (parameter instanceof Long number) {
+                statement.setLong(i + 1, number);
+            } else if (parameter instanceof Integer number) {
+                statement.setInt(i + 1, number);
+            } else {
+                throw new IllegalArgumentException("unexpected parameter type " + parameter.getClass());
+            }
+        }
+    }
+
+    /** One search result with its snippet ({@code null} when none was asked for). */
+    public record Found(Hit hit, String snippet) {
+    }
+
+    /**
+     * Keyword search through FTS5. {@code bm25()} is negative, lower is better; a hit's score is
+     * {@code s = -bm25 / (1 - bm25)}, which maps (-inf, 0) onto (0, 1) keeping the order: scores compare within one
+     * result list, and a threshold keeps its meaning whatever the limit. Ties go by key, then scope.
+     */
+    public List<Found> search(SearchRequest request, boolean snippets) {
+        checkOpen();
+        List<String> terms = KeywordScorer.terms(request.text());
+        if (terms.isEmpty()) {
+            return List.of();
+        }
+        Statements.Bound sql = Statements.search(request, Statements.match(terms), project, session, snippets);
+        List<Found> found = database.read("search for '" + abbreviateText(request.text()) + "'", connection -> {
+            List<Found> hits = new ArrayList<>();
+            double previous = 1.0;
+            try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+                bind(statement, sql.parameters());
+                try (ResultSet results = statement.executeQuery()) {
+                    while (results.next()) {
+                        double bm25 = results.getDouble("bm25_rank");
+                        // Rows come best first; keeping the scores from rising by a rounding step keeps the cut exact.
+                        double score = Math.min(previous, score(bm25));
+                        previous = score;
+                        if (score < request.threshold()) {
+                            break;
+                        }
+                        if (hits.size() >= request.limit() && score < hits.get(request.limit() - 1).hit().score()) {
+                            break;
+                        }
+                        Optional<MemoryEntry> entry = readable(results);
+                        if (entry.isPresent() && request.filter().matches(entry.get())
+                                && request.scopes().contains(entry.get().scope())) {
+                            hits.add(new Found(new Hit(entry.get(), score), snippets ? results.getString("snippet") : null));
+                        }
+                    }
+                }
+            }
+            return hits;
+        });
+        List<Found> ranked = new ArrayList<>(found);
+        ranked.sort(Comparator.comparing(Found::hit, RANKING));
+        return ranked.size() > request.limit() ? List.copyOf(ranked.subList(0, request.limit())) : List.copyOf(ranked);
+    }
+
+    /** The score of a {@code bm25()} value: {@code -bm25 / (1 - bm25)}, in (0, 1), higher is better. */
+    public static double score(double bm25) {
+        double relevance = Math.max(0.0, -bm25);
+        double score = relevance / (1.0 + relevance);
+        return score > 0.0 ? Math.min(score, 1.0) : Double.MIN_VALUE;
+    }
+
+    private static String abbreviateText(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 37) + "...";
+    }
+
+    // ------------------------------------------------------------------ history
+
+    /** Every version of a key but its tombstones, oldest first. */
+    public List<MemoryEntry> versions(String key, Scope scope) {
+        Namespace namespace = namespace(scope);
+        Keys.validate(key);
+        checkOpen();
+        return database.read("read the history of " + describe(key, scope), connection -> {
+            List<MemoryEntry> versions = new ArrayList<>();
+            try (PreparedStatement statement = connection.prepareStatement(Statements.VERSIONS)) {
+                statement.setString(namespace.bind(statement, 1), key);
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        versions.add(Rows.entry(rows, path()));
+                    }
+                }
+            }
+            return List.copyOf(versions);
+        });
+    }
+
+    /** Erases a key: its entry, relations, versions and tombstones. */
+    public boolean purge(String key, Scope scope) {
+        Namespace namespace = namespace(scope);
+        Keys.validate(key);
+        checkOpen();
+        boolean purged = database.write("purge " + describe(key, scope), connection -> {
+            int removed = 0;
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM entries WHERE project = ? AND session = ? AND scope = ? AND key = ?")) {
+                delete.setString(namespace.bind(delete, 1), key);
+                removed += delete.executeUpdate();
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM versions WHERE project = ? AND session = ? AND scope = ? AND key = ?")) {
+                delete.setString(namespace.bind(delete, 1), key);
+                removed += delete.executeUpdate();
+            }
+            if (removed > 0) {
+                mergeSearchIndex(connection);
+            }
+            return removed > 0;
+        });
+        if (purged) {
+            checkpoint();
+        }
+        return purged;
+    }
+
+    /**
+     * Merges the keyword index's segments: an FTS5 delete only adds a delete marker, and the purged words would stay
+     * in the file until the segments holding them are merged.
+     */
+    private static void mergeSearchIndex(Connection connection) throws SQLException {
+        try (java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO entries_fts(entries_fts) VALUES('optimize')");
+        }
+    }
+
+    /**
+     * Copies the write-ahead log into the database and empties it, so that pages holding purged data (overwritten in
+     * place under {@code secure_delete}) leave the log too. Best effort: a reader holding an old snapshot can keep the
+     * checkpoint from finishing; the next one completes it.
+     */
+    private void checkpoint() {
+        database.onWriter("checkpoint after a purge", connection -> {
+            try (java.sql.Statement statement = connection.createStatement()) {
+                statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            }
+            return null;
+        });
+    }
+
+    /** Erases every key of the scope's namespace, deleted ones included; returns how many keys. */
+    public int purge(Scope scope) {
+        Namespace namespace = namespace(scope);
+        checkOpen();
+        int purged = database.write("purge the " + scope.id() + " scope", connection -> purgeNamespace(connection, namespace));
+        if (purged > 0) {
+            checkpoint();
+        }
+        return purged;
+    }
+
+    private static int purgeNamespace(Connection connection, Namespace namespace) throws SQLException {
+        int keys;
+        try (PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM (SELECT key FROM versions"
+                + " WHERE project = ? AND session = ? AND scope = ? UNION SELECT key FROM entries"
+                + " WHERE project = ? AND session = ? AND scope = ?)")) {
+            namespace.bind(count, namespace.bind(count, 1));
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                keys = rows.getInt(1);
+            }
+        }
+        for (String table : List.of("entries", "versions")) {
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM " + table + " WHERE project = ? AND session = ? AND scope = ?")) {
+                namespace.bind(delete, 1);
+                delete.executeUpdate();
+            }
+        }
+        if (keys > 0) {
+            mergeSearchIndex(connection);
+        }
+        return keys;
+    }
+
+    // ------------------------------------------------------------------ graph
+
+    private long entryId(Connection connection, EntryRef ref) throws SQLException {
+        Namespace namespace = namespace(ref.scope());
+        try (PreparedStatement statement = connection.prepareStatement(Statements.ENTRY_ID)) {
+            statement.setString(namespace.bind(statement, 1), ref.key());
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next() ? rows.getLong(1) : 0;
+            }
+        }
+    }
+
+    private static EntryRef checked(EntryRef ref) {
+        Objects.requireNonNull(ref, "entry");
+        Keys.validate(ref.key());
+        return ref;
+    }
+
+    /** Relates two live entries; relating them again returns the stored relation. */
+    public Relation relate(EntryRef from, EntryRef to, String type) {
+        checked(from);
+        checked(to);
+        EntryRules.checkRelationType(type);
+        checkOpen();
+        return database.write("relate " + from + " to " + to, connection -> {
+            long source = entryId(connection, from);
+            long target = entryId(connection, to);
+            if (source == 0 || target == 0) {
+                throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry "
+                        + (source == 0 ? from : to) + " that this provider can see. Store it first.");
+            }
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO edges (from_entry, type, to_entry, created_at)"
+                    + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+                insert.setLong(1, source);
+                insert.setString(2, type);
+                insert.setLong(3, target);
+                insert.setLong(4, clock.instant().toEpochMilli());
+                insert.executeUpdate();
+            }
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT created_at FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?")) {
+                select.setLong(1, source);
+                select.setString(2, type);
+                select.setLong(3, target);
+                try (ResultSet rows = select.executeQuery()) {
+                    rows.next();
+                    return new Relation(from, type, to, Instant.ofEpochMilli(rows.getLong(1)));
+                }
+            }
+        });
+    }
+
+    /** Removes one relation; false when there was none. */
+    public boolean unrelate(EntryRef from, EntryRef to, String type) {
+        checked(from);
+        checked(to);
+        EntryRules.checkRelationType(type);
+        checkOpen();
+        return database.write("unrelate " + from + " from " + to, connection -> {
+            long source = entryId(connection, from);
+            long target = entryId(connection, to);
+            if (source == 0 || target == 0) {
+                return false;
+            }
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?")) {
+                delete.setLong(1, source);
+                delete.setString(2, type);
+                delete.setLong(3, target);
+                return delete.executeUpdate() > 0;
+            }
+        });
+    }
+
+    /** The visible relations of an entry in {@code direction}, ordered by type, from, to. */
+    public List<Relation> relations(EntryRef entry, Direction direction) {
+        checked(entry);
+        Objects.requireNonNull(direction, "direction");
+        checkOpen();
+        return database.read("read the relations of " + entry, connection -> {
+            long id = entryId(connection, entry);
+            if (id == 0) {
+                return List.<Relation>of();
+            }
+            String sql = switch (direction) {
+                case OUTGOING -> Statements.RELATIONS_OUTGOING;
+                case INCOMING -> Statements.RELATIONS_INCOMING;
+                case BOTH -> Statements.RELATIONS_BOTH;
+            };
+            List<Object> parameters = new ArrayList<>(List.of(id, project, session));
+            if (direction == Direction.BOTH) {
+                parameters.addAll(List.of(id, project, session));
+            }
+            List<Relation> relations = new ArrayList<>();
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                bind(statement, parameters);
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        relations.add(relation(rows));
+                    }
+                }
+            }
+            relations.sort(null);
+            return List.copyOf(relations);
+        });
+    }
+
+    private Relation relation(ResultSet rows) throws SQLException {
+        try {
+            return new Relation(EntryRef.of(rows.getString("from_key"), Scope.parse(rows.getString("from_scope"))),
+                    rows.getString("type"), EntryRef.of(rows.getString("to_key"), Scope.parse(rows.getString("to_scope"))),
+                    Instant.ofEpochMilli(rows.getLong("created_at")));
+        } catch (InvalidRequestException | NullPointerException e) {
+            throw Rows.corrupt(path(), rows.getString("from_key"), rows.getString("from_scope"), e);
+        }
+    }
+
+    /**
+     * Walks from {@code start}: the edges it may follow come from one recursive query, and {@link GraphWalker} walks them
+     * in memory, so that order and shortest paths follow the contract exactly.
+     */
+    public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+        checked(start);
+        Objects.requireNonNull(traversal, "traversal");
+        checkOpen();
+        List<Relation> edges = database.read("traverse from " + start, connection -> {
+            long id = entryId(connection, start);
+            if (id == 0) {
+                return null;
+            }
+            Statements.Bound sql = Statements.traverse(id, traversal, project, session);
+            List<Relation> found = new ArrayList<>();
+            try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+                bind(statement, sql.parameters());
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        found.add(relation(rows));
+                    }
+                }
+            }
+            return found;
+        });
+        if (edges == null) {
+            return List.of();
+        }
+        Map<EntryRef, Set<Relation>> outgoing = new HashMap<>();
+        Map<EntryRef, Set<Relation>> incoming = new HashMap<>();
+        for (Relation edge : edges) {
+            outgoing.computeIfAbsent(edge.from(), k -> new LinkedHashSet<>()).add(edge);
+            incoming.computeIfAbsent(edge.to(), k -> new LinkedHashSet<>()).add(edge);
+        }
+        return GraphWalker.traverse(start, traversal, (at, direction) -> {
+            Set<Relation> relations = new LinkedHashSet<>();
+            if (direction != Direction.INCOMING) {
+                relations.addAll(outgoing.getOrDefault(at, Set.of()));
+            }
+            if (direction != Direction.OUTGOING) {
+                relations.addAll(incoming.getOrDefault(at, Set.of()));
+            }
+            List<Relation> sorted = new ArrayList<>(relations);
+            sorted.sort(null);
+            return sorted;
+        });
+    }
+
+    // ------------------------------------------------------------------ maintenance
+
+    /** Creates the index that serves equality on metadata field {@code field}, if missing. */
+    public void index(String field) {
+        Objects.requireNonNull(field, "field");
+        String path = Statements.jsonPathLiteral(field).orElseThrow(() -> new InvalidRequestException("Cannot index metadata "
+                + "field '" + field + "': index a field name that is not empty and has no '\"', '\\' or control characters."));
+        checkOpen();
+        database.write("index metadata field '" + field + "'", connection -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(Statements.createMetadataIndex(field, path));
+            }
+            return null;
+        });
+    }
+
+    /**
+     * SQLite's {@code integrity_check} and {@code foreign_key_check}, the search index against the entries, and every
+     * row whose tags or metadata do not parse; each problem located at the database file.
+     */
+    public List<StoreProblem> doctor() {
+        checkOpen();
+        String location = path().toString();
+        List<StoreProblem> problems = new ArrayList<>();
+        database.read("check the database", connection -> {
+            try (Statement statement = connection.createStatement()) {
+                try (ResultSet rows = statement.executeQuery("PRAGMA integrity_check")) {
+                    while (rows.next()) {
+                        if (!"ok".equals(rows.getString(1))) {
+                            problems.add(new StoreProblem(location, "integrity_check: " + rows.getString(1)
+                                    + "; export what can be read and restore the file from a backup"));
+                        }
+                    }
+                }
+                try (ResultSet rows = statement.executeQuery("PRAGMA foreign_key_check")) {
+                    while (rows.next()) {
+                        problems.add(new StoreProblem(location, "foreign_key_check: row " + rows.getLong(2) + " of table "
+                                + rows.getString(1) + " points at a missing row of " + rows.getString(3)
+                                + "; delete it with a SQLite tool"));
+                    }
+                }
+                for (String table : List.of("entries", "versions")) {
+                    try (ResultSet rows = statement.executeQuery("SELECT id, " + Rows.ENTRY_COLUMNS + " FROM " + table
+                            + " e" + (table.equals("versions") ? " WHERE e.tombstone = 0" : "") + " ORDER BY e.id")) {
+                        while (rows.next()) {
+                            try {
+                                Rows.entry(rows, path());
+                            } catch (CorruptEntryException e) {
+                                problems.add(new StoreProblem(location, "row " + rows.getLong("id") + " of table " + table
+                                        + ": " + e.getMessage()));
+                            }
+                        }
+                    }
+                }
+            }
+            return null;
+        });
+        try {
+            database.write("check the search index", connection -> {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)");
+                }
+                return null;
+            });
+        } catch (dev.forge.memory.StorageException e) {
+            problems.add(new StoreProblem(location, "the keyword search index does not match the entries ("
+                    + e.getCause().getMessage() + "); rebuild it with: INSERT INTO entries_fts (entries_fts) VALUES ('rebuild')"));
+        }
+        return List.copyOf(problems);
+    }
+}

@@ -1,0 +1,425 @@
+package dev.forge.memory.sqlite.internal;
+
+import dev.forge.memory.Direction;
+import dev.forge.memory.Filter;
+import dev.forge.memory.KeyPattern;
+import dev.forge.memory.Query;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.Traversal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The SQL the provider runs, in one place so that tests can ask SQLite for the plan of exactly these statements.
+ *
+ * <p>Queries and searches are translated into SQL that narrows the candidates with indexes (namespace and key,
+ * key ranges, tags, metadata fields, update times); the API's own matcher then decides exactly, so the SQL never has
+ * to reproduce every rule. Only where the SQL is exact for every condition does it also order and page.
+ */
+public final class Statements {
+
+    /** The largest whole number a JSON number is compared with in SQL; beyond it SQLite and Java may round apart. */
+    private static final long EXACT_WHOLE_NUMBERS = 1L << 53;
+
+    /** One entry by namespace and key: {@link Namespace#CONDITION} and the key. */
+    public static final String GET = "SELECT e.id, " + Rows.ENTRY_COLUMNS + " FROM entries e WHERE "
+            + Namespace.CONDITION + " AND e.key = ?";
+
+    /** What a write needs to know of a key: its row (if live) and the highest version and revision ever recorded. */
+    public static final String CURRENT = "SELECT v.last_version, v.revision, e.id, e.created_at, e.updated_at, e.version"
+            + " FROM (SELECT max(version) AS last_version, max(id) AS revision FROM versions"
+            + " WHERE project = ? AND session = ? AND scope = ? AND key = ?) v"
+            + " LEFT JOIN entries e ON " + Namespace.CONDITION + " AND e.key = ?";
+
+    /** {@link #CURRENT} with the whole entry: what a transaction sees of a key at first touch, from one snapshot. */
+    public static final String TRANSACTION_READ = "SELECT v.last_version, v.revision, " + Rows.ENTRY_COLUMNS
+            + " FROM (SELECT max(version) AS last_version, max(id) AS revision FROM versions"
+            + " WHERE project = ? AND session = ? AND scope = ? AND key = ?) v"
+            + " LEFT JOIN entries e ON " + Namespace.CONDITION + " AND e.key = ?";
+
+    /** The id of a live entry: {@link Namespace#CONDITION} and the key. */
+    public static final String ENTRY_ID = "SELECT e.id FROM entries e WHERE " + Namespace.CONDITION + " AND e.key = ?";
+
+    /** Every version of a key but its tombstones, oldest first: {@link Namespace#CONDITION} and the key. */
+    public static final String VERSIONS = "SELECT " + Rows.ENTRY_COLUMNS + " FROM versions e WHERE "
+            + Namespace.CONDITION + " AND e.key = ? AND e.tombstone = 0 ORDER BY e.version";
+
+    private static final String RELATION_COLUMNS = "ed.type, ed.created_at, f.key AS from_key, f.scope AS from_scope,"
+            + " t.key AS to_key, t.scope AS to_scope";
+    private static final String RELATION_JOINS = "CROSS JOIN entries f ON f.id = ed.from_entry"
+            + " CROSS JOIN entries t ON t.id = ed.to_entry";
+
+    /** A visible row of alias {@code x}: GLOBAL rows and those of this project, its PROJECT and this session's rows. */
+    private static String visible(String alias) {
+        return alias + ".project IN ('', ?) AND " + alias + ".session IN ('', ?)";
+    }
+
+    /** Relations starting at an entry id whose other end is visible: id, project, session. */
+    public static final String RELATIONS_OUTGOING = "SELECT " + RELATION_COLUMNS + " FROM edges ed " + RELATION_JOINS
+            + " WHERE ed.from_entry = ? AND " + visible("t");
+
+    /** Relations ending at an entry id whose other end is visible: id, project, session. */
+    public static final String RELATIONS_INCOMING = "SELECT " + RELATION_COLUMNS + " FROM edges ed " + RELATION_JOINS
+            + " WHERE ed.to_entry = ? AND " + visible("f");
+
+    /** Both, a relation of an entry to itself once: the parameters of each, outgoing first. */
+    public static final String RELATIONS_BOTH = RELATIONS_OUTGOING + " UNION " + RELATIONS_INCOMING;
+
+    private Statements() {
+    }
+
+    /** SQL text with its parameters, in order. */
+    public record Bound(String sql, List<Object> parameters) {
+    }
+
+    /**
+     * A query translated: {@code paged} when the SQL also orders and pages (every condition exact, and a limit or
+     * offset given), else the rows are candidates, a superset of the matches in no particular order.
+     */
+    public record QuerySql(String sql, List<Object> parameters, boolean paged) {
+    }
+
+    /** The SQL string literal of the JSON path of top-level metadata field {@code field}, if one can name it. */
+    public static Optional<String> jsonPathLiteral(String field) {
+        if (field.isEmpty()) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < field.length(); i++) {
+            char c = field.charAt(i);
+            if (c == '"' || c == '\\' || Character.isISOControl(c)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of("'$.\"" + field.replace("'", "''") + "\"'");
+    }
+
+    /** The name of the index on metadata field {@code field}: a digest, so the field's text never reaches an identifier. */
+    public static String metadataIndexName(String field) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(field.getBytes(StandardCharsets.UTF_8));
+            return "entries_metadata_" + HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    /** The statement creating the index on {@code field}, whose path literal is {@code pathLiteral}. */
+    public static String createMetadataIndex(String field, String pathLiteral) {
+        // Namespace columns first: the planner then prefers this index to entries_by_key for an equality on the field,
+        // and the search stays within one namespace.
+        return "CREATE INDEX IF NOT EXISTS " + metadataIndexName(field) + " ON entries (project, session, scope, json_extract(metadata, "
+                + pathLiteral + "))";
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    /** Translates {@code query} for a provider of {@code project} and {@code session}. */
+    public static QuerySql query(Query query, String project, String session) {
+        KeyPattern pattern = query.pattern();
+        Filter filter = query.filter();
+        boolean exact = true;
+        String drivingTag = null;
+        if (pattern.kind() == KeyPattern.Kind.TAG) {
+            drivingTag = pattern.tagName();
+        } else if (!filter.tags().isEmpty() && pattern.kind() != KeyPattern.Kind.EXACT
+                && pattern.kind() != KeyPattern.Kind.PREFIX) {
+            drivingTag = filter.tags().get(0);
+        }
+        List<Object> parameters = new ArrayList<>();
+        StringBuilder sql = new StringBuilder();
+        for (Scope scope : Scope.values()) {
+            if (!query.scopes().contains(scope)) {
+                continue;
+            }
+            if (sql.length() > 0) {
+                sql.append("\nUNION ALL\n");
+            }
+            sql.append("SELECT e.id, ").append(Rows.ENTRY_COLUMNS).append(", ").append(scope.ordinal()).append(" AS scope_rank");
+            StringBuilder where = new StringBuilder();
+            if (drivingTag != null) {
+                sql.append(" FROM tags t CROSS JOIN entries e ON e.id = t.entry_id");
+                where.append("t.tag = ? AND ");
+                parameters.add(drivingTag);
+            } else {
+                sql.append(" FROM entries e");
+            }
+            where.append(Namespace.CONDITION);
+            Namespace.of(scope, project, session).addTo(parameters);
+            exact &= keyConditions(pattern, where, parameters);
+            exact &= filterConditions(filter, drivingTag, where, parameters);
+            sql.append(" WHERE ").append(where);
+        }
+        if (!exact || query.limit() == Query.UNLIMITED && query.offset() == 0) {
+            // Without a page to cut, sorting in SQL saves nothing, and ORDER BY key would draw the planner to the key
+            // index even where a tag or metadata index selects far fewer rows.
+            return new QuerySql(sql.toString(), List.copyOf(parameters), false);
+        }
+        sql.append("\nORDER BY ").append(switch (query.order()) {
+            case KEY -> "key, scope_rank";
+            case KEY_DESC -> "key DESC, scope_rank DESC";
+            case UPDATED_DESC -> "updated_at DESC, key, scope_rank";
+            case UPDATED_ASC -> "updated_at, key, scope_rank";
+        });
+        sql.append(" LIMIT ? OFFSET ?");
+        parameters.add(query.limit());
+        parameters.add(query.offset());
+        return new QuerySql(sql.toString(), List.copyOf(parameters), true);
+    }
+
+    /** Adds the key conditions of {@code pattern}; returns whether they select exactly the matching keys. */
+    private static boolean keyConditions(KeyPattern pattern, StringBuilder where, List<Object> parameters) {
+        switch (pattern.kind()) {
+            case ALL, TAG:
+                return true;
+            case EXACT:
+                where.append(" AND e.key = ?");
+                parameters.add(pattern.literals().get(0));
+                return true;
+            case PREFIX:
+                keyRange(pattern.literalPrefix(), where, parameters);
+                return true;
+            default:
+                if (!pattern.literalPrefix().isEmpty()) {
+                    keyRange(pattern.literalPrefix(), where, parameters);
+                }
+                where.append(" AND e.key GLOB ?");
+                parameters.add(glob(pattern));
+                // GLOB should be exact too, but the matcher of the API has the last word on these forms.
+                return false;
+        }
+    }
+
+    /**
+     * Keys starting with {@code prefix}: {@code prefix <= key < successor}. SQLite compares text with the BINARY
+     * collation, byte by byte of UTF-8, which is code point order: the order of {@link dev.forge.memory.spi.Keys#compareKeys}.
+     */
+    private static void keyRange(String prefix, StringBuilder where, List<Object> parameters) {
+        where.append(" AND e.key >= ?");
+        parameters.add(prefix);
+        successor(prefix).ifPresent(upper -> {
+            where.append(" AND e.key < ?");
+            parameters.add(upper);
+        });
+    }
+
+    /** The least string greater than every string starting with {@code prefix}, in code point order, if any. */
+    static Optional<String> successor(String prefix) {
+        int end = prefix.length();
+        while (end > 0) {
+            int codePoint = prefix.codePointBefore(end);
+            int start = end - Character.charCount(codePoint);
+            if (codePoint < Character.MAX_CODE_POINT) {
+                int next = codePoint + 1 == Character.MIN_SURROGATE ? Character.MAX_SURROGATE + 1 : codePoint + 1;
+                return Optional.of(prefix.substring(0, start) + new String(Character.toChars(next)));
+            }
+            end = start;
+        }
+        return Optional.empty();
+    }
+
+    /** The pattern as a SQLite GLOB, its literals' {@code * ? [} escaped as one-character classes. */
+    static String glob(KeyPattern pattern) {
+        StringBuilder glob = new StringBuilder();
+        if (!pattern.anchoredStart()) {
+            glob.append('*');
+        }
+        List<String> literals = pattern.literals();
+        for (int i = 0; i < literals.size(); i++) {
+            if (i > 0) {
+                glob.append('*');
+            }
+            for (char c : literals.get(i).toCharArray()) {
+                switch (c) {
+                    case '*' -> glob.append("[*]");
+                    case '?' -> glob.append("[?]");
+                    case '[' -> glob.append("[[]");
+                    default -> glob.append(c);
+                }
+            }
+        }
+        if (!pattern.anchoredEnd() && !literals.isEmpty()) {
+            glob.append('*');
+        }
+        return glob.toString();
+    }
+
+    /**
+     * Adds the filter's conditions (tags but {@code drivingTag}, metadata, update times); returns whether they select
+     * exactly the entries the filter matches.
+     */
+    private static boolean filterConditions(Filter filter, String drivingTag, StringBuilder where, List<Object> parameters) {
+        boolean exact = true;
+        for (String tag : filter.tags()) {
+            if (tag.equals(drivingTag)) {
+                continue;
+            }
+            where.append(" AND EXISTS (SELECT 1 FROM tags x WHERE x.tag = ? AND x.entry_id = e.id)");
+            parameters.add(tag);
+        }
+        for (Map.Entry<String, Object> condition : filter.metadata().entrySet()) {
+            exact &= metadataCondition(condition.getKey(), condition.getValue(), where, parameters);
+        }
+        filter.updatedAfter().ifPresent(after -> {
+            where.append(" AND e.updated_at > ?");
+            parameters.add(after.toEpochMilli());
+        });
+        filter.updatedBefore().ifPresent(before -> {
+            where.append(" AND e.updated_at < ?");
+            parameters.add(before.toEpochMilli());
+        });
+        return exact;
+    }
+
+    /**
+     * Adds a condition on one metadata field, written so that an index made by {@code index(field)} serves it; returns
+     * whether it is exact. Text and booleans are exact (the JSON type is checked too); whole numbers narrow by value
+     * (SQLite and {@link Filter} agree on equality of numbers up to 2^53, but the API's matcher decides); other values
+     * (fractions, lists, maps) and fields no JSON path can name are left to the matcher alone.
+     */
+    private static boolean metadataCondition(String field, Object value, StringBuilder where, List<Object> parameters) {
+        Optional<String> path = jsonPathLiteral(field);
+        if (path.isEmpty()) {
+            return false;
+        }
+        String extract = "json_extract(e.metadata, " + path.get() + ")";
+        String type = "json_type(e.metadata, " + path.get() + ")";
+        if (value instanceof String text) {
+            where.append(" AND ").append(extract).append(" = ? AND ").append(type).append(" = 'text'");
+            parameters.add(text);
+            return true;
+        }
+        if (value instanceof Boolean flag) {
+            where.append(" AND ").append(extract).append(" = ? AND ").append(type).append(" = ?");
+            parameters.add(flag ? 1 : 0);
+            parameters.add(flag ? "true" : "false");
+            return true;
+        }
+        if (value instanceof Long whole && Math.abs(whole) <= EXACT_WHOLE_NUMBERS) {
+            where.append(" AND ").append(extract).append(" = ?");
+            parameters.add(whole);
+            return false;
+        }
+        if (value instanceof Double number && number == Math.rint(number) && Math.abs(number) <= EXACT_WHOLE_NUMBERS) {
+            where.append(" AND ").append(extract).append(" = ?");
+            parameters.add(number.longValue());
+            return false;
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ search
+
+    /**
+     * A keyword search: the FTS5 index drives, {@code bm25()} ranks (negative, lower is better), then the namespaces
+     * of the requested scopes and the filter narrow. With {@code snippets}, a snippet column too, its markers and
+     * length bound first.
+     *
+     * @param match the FTS5 query, which the caller builds from quoted terms only
+     */
+    public static Bound search(SearchRequest request, String match, String project, String session, boolean snippets) {
+        List<Object> parameters = new ArrayList<>();
+        StringBuilder sql = new StringBuilder("SELECT e.id, ").append(Rows.ENTRY_COLUMNS).append(", bm25(entries_fts) AS bm25_rank");
+        if (snippets) {
+            sql.append(", snippet(entries_fts, -1, ?, ?, ?, ?) AS snippet");
+            parameters.add(SNIPPET_OPEN);
+            parameters.add(SNIPPET_CLOSE);
+            parameters.add(SNIPPET_ELLIPSIS);
+            parameters.add(SNIPPET_TOKENS);
+        }
+        sql.append(" FROM entries_fts CROSS JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ?");
+        parameters.add(match);
+        StringBuilder where = new StringBuilder(" AND (");
+        boolean first = true;
+        for (Scope scope : Scope.values()) {
+            if (request.scopes().contains(scope)) {
+                where.append(first ? "" : " OR ").append('(').append(Namespace.CONDITION).append(')');
+                Namespace.of(scope, project, session).addTo(parameters);
+                first = false;
+            }
+        }
+        where.append(')');
+        filterConditions(request.filter(), null, where, parameters);
+        sql.append(where).append(" ORDER BY bm25(entries_fts)");
+        return new Bound(sql.toString(), List.copyOf(parameters));
+    }
+
+    /** What marks the start of a matched term in a snippet. */
+    public static final String SNIPPET_OPEN = "**";
+    /** What marks the end of a matched term in a snippet. */
+    public static final String SNIPPET_CLOSE = "**";
+    /** What stands for text left out of a snippet. */
+    public static final String SNIPPET_ELLIPSIS = "…";
+    /** The most tokens in a snippet. */
+    public static final int SNIPPET_TOKENS = 16;
+
+    /** The FTS5 query for some terms: each a quoted FTS5 string (so no text is ever FTS syntax), any of them. */
+    public static String match(List<String> terms) {
+        StringBuilder match = new StringBuilder();
+        for (String term : terms) {
+            if (match.length() > 0) {
+                match.append(" OR ");
+            }
+            match.append('"').append(term.replace("\"", "\"\"")).append('"');
+        }
+        return match.toString();
+    }
+
+    // ------------------------------------------------------------------ graph
+
+    /**
+     * The relations a traversal from entry id {@code start} may follow: a recursive CTE collects the entries within
+     * {@code maxDepth - 1} steps (a cycle guard: {@code UNION} drops a repeated (entry, depth) and depth is bounded), then
+     * every relation leading on from them in the traversal's direction, of its types, to visible entries.
+     */
+    public static Bound traverse(long start, Traversal traversal, String project, String session) {
+        List<Object> parameters = new ArrayList<>();
+        List<String> types = List.copyOf(new java.util.TreeSet<>(traversal.types()));
+        String typeCondition = types.isEmpty() ? "" : " AND ed.type IN (" + String.join(", ", types.stream().map(t -> "?").toList()) + ")";
+        boolean out = traversal.direction() != Direction.INCOMING;
+        boolean in = traversal.direction() != Direction.OUTGOING;
+        StringBuilder sql = new StringBuilder("WITH RECURSIVE reach(id, depth) AS (VALUES (?, 0)");
+        parameters.add(start);
+        if (out) {
+            sql.append(" UNION SELECT ed.to_entry, r.depth + 1 FROM reach r CROSS JOIN edges ed ON ed.from_entry = r.id")
+                    .append(" CROSS JOIN entries o ON o.id = ed.to_entry WHERE r.depth < ? AND ").append(visible("o")).append(typeCondition);
+            parameters.add(traversal.maxDepth() - 1);
+            parameters.add(project);
+            parameters.add(session);
+            parameters.addAll(types);
+        }
+        if (in) {
+            sql.append(" UNION SELECT ed.from_entry, r.depth + 1 FROM reach r CROSS JOIN edges ed ON ed.to_entry = r.id")
+                    .append(" CROSS JOIN entries o ON o.id = ed.from_entry WHERE r.depth < ? AND ").append(visible("o")).append(typeCondition);
+            parameters.add(traversal.maxDepth() - 1);
+            parameters.add(project);
+            parameters.add(session);
+            parameters.addAll(types);
+        }
+        sql.append(")\n");
+        String reached = "(SELECT DISTINCT id FROM reach)";
+        List<String> selects = new ArrayList<>();
+        if (out) {
+            selects.add("SELECT " + RELATION_COLUMNS + " FROM edges ed " + RELATION_JOINS + " WHERE ed.from_entry IN " + reached
+                    + " AND " + visible("t") + typeCondition);
+            parameters.add(project);
+            parameters.add(session);
+            parameters.addAll(types);
+        }
+        if (in) {
+            selects.add("SELECT " + RELATION_COLUMNS + " FROM edges ed " + RELATION_JOINS + " WHERE ed.to_entry IN " + reached
+                    + " AND " + visible("f") + typeCondition);
+            parameters.add(project);
+            parameters.add(session);
+            parameters.addAll(types);
+        }
+        sql.append(String.join("\nUNION\n", selects));
+        return new Bound(sql.toString(), List.copyOf(parameters));
+    }
+}
