@@ -30,6 +30,8 @@ import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.GraphWalker;
 import dev.forge.memory.spi.Keys;
 import dev.forge.memory.spi.KeywordScorer;
+import dev.forge.memory.spi.SemanticScorer;
+import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderContext;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -65,11 +67,24 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     private final Transactions transactions = this::begin;
     private final VersionHistory history = new History();
     private volatile boolean closed;
+    private final EmbeddingModel model;
+    // Vectors of the entries searched so far; entries are immutable, and a replaced one is collected with its vector.
+    private final Map<MemoryEntry, float[]> vectors = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     /** A provider over {@code store}, serving the project and session of {@code context}. */
     public InMemoryMemoryProvider(InMemoryStore store, ProviderContext context) {
+        this(store, context, Optional.empty());
+    }
+
+    /**
+     * A provider over {@code store}, serving the project and session of {@code context}, with semantic and hybrid
+     * search by brute-force cosine similarity when a model is given (see {@link SemanticScorer}). The provider closes
+     * the model when it is closed.
+     */
+    public InMemoryMemoryProvider(InMemoryStore store, ProviderContext context, Optional<EmbeddingModel> model) {
         this.store = Objects.requireNonNull(store, "store");
         this.context = Objects.requireNonNull(context, "context");
+        this.model = Objects.requireNonNull(model, "model").orElse(null);
     }
 
     @Override
@@ -159,10 +174,15 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     public List<Hit> search(SearchRequest request) {
         Objects.requireNonNull(request, "request");
         checkOpen();
-        if (request.mode() != SearchMode.KEYWORD) {
+        if (request.mode() == SearchMode.KEYWORD) {
+            return read(() -> KeywordScorer.rank(request, candidates(request.scopes())));
+        }
+        if (model == null) {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
-        return read(() -> KeywordScorer.rank(request, candidates(request.scopes())));
+        List<MemoryEntry> candidates = read(() -> candidates(request.scopes()));
+        return SemanticScorer.rank(request, candidates, model,
+                entry -> vectors.computeIfAbsent(entry, e -> model.embed(SemanticScorer.embeddingText(e))));
     }
 
     @Override
@@ -195,7 +215,13 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
 
     @Override
     public Set<Capability> capabilities() {
-        return store.tombstones() ? WITH_TOMBSTONES : CAPABILITIES;
+        Set<Capability> capabilities = store.tombstones() ? WITH_TOMBSTONES : CAPABILITIES;
+        if (model == null) {
+            return capabilities;
+        }
+        EnumSet<Capability> semantic = EnumSet.copyOf(capabilities);
+        semantic.add(Capability.SEMANTIC_SEARCH);
+        return Set.copyOf(semantic);
     }
 
     @Override
@@ -216,6 +242,9 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     @Override
     public void close() {
         closed = true;
+        if (model != null) {
+            model.close();
+        }
     }
 
     private final class History implements VersionHistory {

@@ -1,12 +1,17 @@
 package dev.forge.memory.inmemory;
 
 import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.embedding.EmbeddingModels;
 import dev.forge.memory.spi.MemoryProviderFactory;
+import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
+import java.util.Optional;
 
 /**
- * Opens {@link InMemoryMemoryProvider}s, each on a new, empty {@link InMemoryStore}. One config key,
- * {@code tombstones} (default false): whether deletions keep the history.
+ * Opens {@link InMemoryMemoryProvider}s, each on a new, empty {@link InMemoryStore}. Config keys:
+ * {@code tombstones} (default false), whether deletions keep the history; {@code embedding}, a block naming an
+ * {@link dev.forge.memory.embedding.EmbeddingModel} ({@code {model: hashing}}) for semantic and hybrid search.
  */
 public final class InMemoryMemoryProviderFactory implements MemoryProviderFactory {
 
@@ -29,12 +34,20 @@ public final class InMemoryMemoryProviderFactory implements MemoryProviderFactor
         return InMemoryMemoryProvider.CAPABILITIES;
     }
 
-    /** Opens a provider on a new, empty store; with {@code tombstones: true}, deletions keep the history. */
+    /**
+     * Opens a provider on a new, empty store; with {@code tombstones: true}, deletions keep the history; with an
+     * {@code embedding} block ({@code {model: hashing}}), semantic and hybrid search are offered.
+     */
     @Override
     public MemoryProvider open(ProviderContext context) {
-        Settings settings = context.config().bind(Settings.class);
-        return new InMemoryMemoryProvider(new InMemoryStore(Boolean.TRUE.equals(settings.tombstones())), context);
+        ProviderConfig config = context.config();
+        Settings settings = config.without(EMBEDDING).bind(Settings.class);
+        Optional<EmbeddingModel> model = config.child(EMBEDDING).map(block -> EmbeddingModels.load().open(block));
+        return new InMemoryMemoryProvider(new InMemoryStore(Boolean.TRUE.equals(settings.tombstones())), context, model);
     }
+
+    /** The config key of the embedding block. */
+    static final String EMBEDDING = "embedding";
 
     /**
      * The in-memory provider's one setting, for testing code against both kinds of history.

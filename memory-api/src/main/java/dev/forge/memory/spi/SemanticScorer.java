@@ -1,0 +1,116 @@
+package dev.forge.memory.spi;
+
+import dev.forge.memory.Hit;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.embedding.EmbeddingModel;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Semantic and hybrid ranking for providers that hold their candidates in memory and have an
+ * {@link EmbeddingModel}: brute-force cosine similarity, and reciprocal rank fusion with {@link KeywordScorer}.
+ *
+ * <ul>
+ *   <li>SEMANTIC: the score is the cosine similarity of the query's vector and the entry's (unit vectors, so the
+ *       dot product); entries with a similarity of zero or less are no hits. {@code threshold} applies to it.</li>
+ *   <li>HYBRID: each entry's reciprocal ranks in the keyword and the semantic ranking are summed
+ *       ({@code 1 / (k + rank)}, ranks from 1, {@code k} = {@value #RRF_K}) and divided by the best possible sum,
+ *       so the score lies in (0, 1] and an entry first in both rankings scores 1. {@code threshold} applies to that
+ *       fused score. Both rankings see the request's scopes and filter and no limit.</li>
+ * </ul>
+ * Ties go by key, then scope, as in keyword search.
+ */
+public final class SemanticScorer {
+
+    /** The {@code k} of reciprocal rank fusion: the usual 60, which keeps a single first place from dominating. */
+    public static final int RRF_K = 60;
+
+    private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
+            .thenComparing(h -> h.entry().ref());
+
+    private SemanticScorer() {
+    }
+
+    /** The dot product of two vectors of one length. */
+    public static double dot(float[] a, float[] b) {
+        if (a.length != b.length) {
+            throw new IllegalArgumentException("vectors of " + a.length + " and " + b.length + " components");
+        }
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += a[i] * b[i];
+        }
+        return sum;
+    }
+
+    /**
+     * Ranks candidates for a SEMANTIC or HYBRID request.
+     *
+     * @param vectors the vector of a candidate, made by {@code model} (a provider keeps them, so that they are not
+     *                computed again for every search)
+     */
+    public static List<Hit> rank(SearchRequest request, List<MemoryEntry> candidates, EmbeddingModel model,
+            Function<MemoryEntry, float[]> vectors) {
+        if (request.mode() == SearchMode.KEYWORD) {
+            return KeywordScorer.rank(request, candidates);
+        }
+        List<Hit> semantic = semantic(request, candidates, model, vectors);
+        if (request.mode() == SearchMode.SEMANTIC) {
+            return cut(semantic.stream().filter(h -> h.score() >= request.threshold()).toList(), request.limit());
+        }
+        SearchRequest unlimited = new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
+                SearchRequest.MAX_LIMIT, 0.0, request.filter());
+        List<Hit> keyword = KeywordScorer.rank(unlimited, candidates);
+        Map<MemoryEntry, Double> fused = new HashMap<>();
+        addRanks(fused, keyword);
+        addRanks(fused, semantic);
+        double best = 2.0 / (RRF_K + 1);
+        List<Hit> hits = new ArrayList<>();
+        fused.forEach((entry, sum) -> {
+            double score = Math.min(1.0, sum / best);
+            if (score >= request.threshold()) {
+                hits.add(new Hit(entry, score));
+            }
+        });
+        hits.sort(RANKING);
+        return cut(hits, request.limit());
+    }
+
+    private static List<Hit> semantic(SearchRequest request, List<MemoryEntry> candidates, EmbeddingModel model,
+            Function<MemoryEntry, float[]> vectors) {
+        float[] query = model.embed(request.text());
+        List<Hit> hits = new ArrayList<>();
+        for (MemoryEntry entry : candidates) {
+            if (!request.scopes().contains(entry.scope()) || !request.filter().matches(entry)) {
+                continue;
+            }
+            double similarity = dot(query, vectors.apply(entry));
+            if (similarity > 0) {
+                hits.add(new Hit(entry, Math.min(1.0, similarity)));
+            }
+        }
+        hits.sort(RANKING);
+        return hits;
+    }
+
+    private static void addRanks(Map<MemoryEntry, Double> fused, List<Hit> ranking) {
+        for (int i = 0; i < ranking.size(); i++) {
+            fused.merge(ranking.get(i).entry(), 1.0 / (RRF_K + i + 1), Double::sum);
+        }
+    }
+
+    private static List<Hit> cut(List<Hit> hits, int limit) {
+        return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : List.copyOf(hits);
+    }
+
+    /** The text of an entry that its vector is made from: key, tags and value, so all three can be found. */
+    public static String embeddingText(MemoryEntry entry) {
+        return entry.key() + "\n" + String.join(" ", entry.tags()) + "\n" + entry.value();
+    }
+}
