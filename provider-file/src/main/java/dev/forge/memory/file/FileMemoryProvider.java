@@ -261,6 +261,15 @@ public final class FileMemoryProvider implements MemoryProvider {
         return "FileMemoryProvider[" + store.directory() + ", project=" + context.projectId() + ", session=" + context.sessionId() + "]";
     }
 
+    /**
+     * Lists entry files that cannot be read (skipped by queries; reading their key fails), damaged files moved
+     * aside by a later write, and a damaged relations file.
+     */
+    @Override
+    public List<dev.forge.memory.StoreProblem> doctor() {
+        return store.problems();
+    }
+
     /** Deletions are not kept here (a delete removes the history files), so purging is deleting. */
     private final class History implements VersionHistory {
 

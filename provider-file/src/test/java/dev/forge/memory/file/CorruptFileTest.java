@@ -53,6 +53,21 @@ class CorruptFileTest {
     }
 
     @Test
+    void doctor_lists_the_damaged_file_then_the_file_moved_aside_and_never_quotes_values() {
+        try (FileMemoryProvider provider = open(store)) {
+            assertThat(provider.doctor()).singleElement().satisfies(problem -> {
+                assertThat(problem.location()).isEqualTo(broken.toString());
+                assertThat(problem.problem()).contains("cannot be read").doesNotContain("cut off in the mid");
+            });
+            provider.set("broken", "stored again", Scope.PROJECT);
+            assertThat(provider.doctor()).singleElement().satisfies(problem -> {
+                assertThat(problem.location()).contains("broken.json.corrupt-");
+                assertThat(problem.problem()).contains("moved aside");
+            });
+        }
+    }
+
+    @Test
     void get_of_a_damaged_entry_throws_naming_the_file_which_is_left_in_place() throws IOException {
         try (FileMemoryProvider provider = open(store)) {
             assertThatThrownBy(() -> provider.get("broken", Scope.PROJECT))

@@ -290,6 +290,40 @@ public final class FileStore {
         });
     }
 
+    /**
+     * What is wrong with the files this provider sees: entry files that cannot be read (skipped, their keys
+     * unreadable), files moved aside as {@code NAME.corrupt-TIMESTAMP} by a later write of their key, and a damaged
+     * relations file; sorted by location.
+     */
+    public List<dev.forge.memory.StoreProblem> problems() {
+        checkOpen();
+        return Interrupts.deferred(() -> caughtUp("check the store", () -> {
+            List<dev.forge.memory.StoreProblem> problems = new ArrayList<>();
+            for (Map.Entry<Namespace, NamespaceIndex> space : index.entrySet()) {
+                for (Loaded damaged : space.getValue().damaged.values()) {
+                    problems.add(new dev.forge.memory.StoreProblem(damaged.file().toString(), "cannot be read: "
+                            + damaged.problem() + "; it is skipped and reading its key fails until it is repaired, "
+                            + "removed, or the key stored again"));
+                }
+                Path directory = files.directory(space.getKey());
+                if (Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+                    try (java.util.stream.Stream<Path> list = Files.list(directory)) {
+                        list.filter(f -> f.getFileName().toString().contains(AtomicFiles.CORRUPT_INFIX)).forEach(f ->
+                                problems.add(new dev.forge.memory.StoreProblem(f.toString(), "a damaged file moved aside "
+                                        + "when its key was stored again; nothing reads it: look into it, then remove it")));
+                    }
+                }
+            }
+            if (relationsProblem != null) {
+                problems.add(new dev.forge.memory.StoreProblem(relationFile.file().toString(), "cannot be read: "
+                        + relationsProblem + "; relations are unavailable until it is repaired or removed"));
+            }
+            problems.sort(java.util.Comparator.comparing(dev.forge.memory.StoreProblem::location)
+                    .thenComparing(dev.forge.memory.StoreProblem::problem));
+            return List.copyOf(problems);
+        }));
+    }
+
     /** Every version of a key, oldest first; read from disk under the shared lock. */
     public List<MemoryEntry> versions(String key, Scope scope) {
         Namespace namespace = namespace(scope);
