@@ -1,0 +1,108 @@
+package dev.forge.memory.graph;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Set;
+
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.TimeSpan;
+
+/**
+ * The settings of the {@code graph} provider, bound from its config block with
+ * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are {@code snake_case}; a missing key takes its default, an
+ * unknown key is rejected.
+ *
+ * <pre>{@code
+ * memory:
+ *   provider: graph
+ *   config:
+ *     url: bolt://localhost:7687      # bolt://, bolt+s://, neo4j:// or neo4j+s://; this is the default
+ *     username: neo4j                 # empty for a server without authentication
+ *     password: ${NEO4J_PASSWORD}
+ *     database: neo4j                 # leave out for the server's default database
+ *     pool_size: 16                   # connections per driver; default 16
+ *     connect_timeout: 5s             # default 5s: an unreachable server fails within it
+ *     query_timeout: 30s              # default 30s: the longest a single transaction may run
+ *     store: default                  # which store of the database this is; default "default"
+ * }</pre>
+ *
+ * @param url            the server's Bolt address
+ * @param username       the user; empty (with an empty password) for no authentication
+ * @param password       the password
+ * @param database       the database; empty for the server's default one
+ * @param poolSize       the most connections the provider's driver opens
+ * @param connectTimeout how long connecting may take before the provider fails with
+ *                       {@link dev.forge.memory.BackendUnavailableException}
+ * @param queryTimeout   how long one transaction may run on the server
+ * @param store          the store id written on every node: one database holds many stores side by side, and only
+ *                       providers with the same store id see each other's entries (GLOBAL entries included)
+ */
+public record GraphConfig(String url, String username, String password, String database, Integer poolSize,
+                          TimeSpan connectTimeout, TimeSpan queryTimeout, String store) {
+
+    /** The default {@code url}. */
+    public static final String DEFAULT_URL = "bolt://localhost:7687";
+    /** The default {@code store}. */
+    public static final String DEFAULT_STORE = "default";
+    /** The default {@code pool_size}. */
+    public static final int DEFAULT_POOL_SIZE = 16;
+    /** The default {@code connect_timeout}. */
+    public static final TimeSpan DEFAULT_CONNECT_TIMEOUT = new TimeSpan(Duration.ofSeconds(5));
+    /** The default {@code query_timeout}. */
+    public static final TimeSpan DEFAULT_QUERY_TIMEOUT = new TimeSpan(Duration.ofSeconds(30));
+
+    private static final Set<String> SCHEMES = Set.of("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc");
+
+    /** Fills in defaults and rejects a URL that is not a Bolt address, a pool below one and zero timeouts. */
+    public GraphConfig {
+        url = url == null ? DEFAULT_URL : url.trim();
+        try {
+            URI uri = new URI(url);
+            if (uri.getScheme() == null || !SCHEMES.contains(uri.getScheme()) || uri.getHost() == null) {
+                throw new ConfigurationException("'url' must be a Bolt address such as " + DEFAULT_URL
+                        + " (schemes bolt, bolt+s, neo4j, neo4j+s); it is '" + url + "'.");
+            }
+        } catch (URISyntaxException e) {
+            throw new ConfigurationException("'url' is not a valid URI: '" + url + "' (" + e.getReason() + ").");
+        }
+        username = username == null ? "neo4j" : username;
+        password = password == null ? "" : password;
+        database = database == null ? "" : database.trim();
+        if (poolSize == null) {
+            poolSize = DEFAULT_POOL_SIZE;
+        } else if (poolSize < 1) {
+            throw new ConfigurationException("'pool_size' must be at least 1; it is " + poolSize + ".");
+        }
+        connectTimeout = positive(connectTimeout, DEFAULT_CONNECT_TIMEOUT, "connect_timeout");
+        queryTimeout = positive(queryTimeout, DEFAULT_QUERY_TIMEOUT, "query_timeout");
+        if (store == null) {
+            store = DEFAULT_STORE;
+        } else if (store.isBlank()) {
+            throw new ConfigurationException("'store' must not be blank: leave it out to use '" + DEFAULT_STORE + "'.");
+        }
+    }
+
+    private static TimeSpan positive(TimeSpan value, TimeSpan fallback, String name) {
+        if (value == null) {
+            return fallback;
+        }
+        if (value.toMillis() <= 0 || value.toMillis() > Integer.MAX_VALUE) {
+            throw new ConfigurationException("'" + name + "' must be between 1ms and about 24 days; it is " + value + ".");
+        }
+        return value;
+    }
+
+    /** Every setting at its default. */
+    public static GraphConfig defaults() {
+        return new GraphConfig(null, null, null, null, null, null, null, null);
+    }
+
+    /** Hides the password. */
+    @Override
+    public String toString() {
+        return "GraphConfig[url=" + url + ", username=" + username + ", password=" + (password.isEmpty() ? "" : "***")
+                + ", database=" + database + ", poolSize=" + poolSize + ", connectTimeout=" + connectTimeout
+                + ", queryTimeout=" + queryTimeout + ", store=" + store + "]";
+    }
+}

@@ -1,0 +1,244 @@
+package dev.forge.memory.graph;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.forge.memory.Capability;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Hit;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.MemoryTransaction;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.Transactions;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.VersionHistory;
+import dev.forge.memory.graph.internal.Drivers;
+import dev.forge.memory.graph.internal.GraphStore;
+import dev.forge.memory.graph.internal.GraphTransaction;
+import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.ProviderContext;
+
+/**
+ * The {@code graph} provider: memories in a Neo4j database over Bolt (neo4j-java-driver 6), with typed relations,
+ * bounded traversal, full-text keyword search, transactions and history with tombstones.
+ *
+ * <h2>Data model</h2>
+ * <ul>
+ *   <li>One {@code :Memory} node per live entry: {@code store, project, session, scope, key, value, tags} (a list),
+ *       {@code tagText} (the tags joined, for the full-text index), {@code metadata} (a JSON string),
+ *       {@code createdAt, updatedAt} (epoch milliseconds), {@code version} and {@code rev} (a random id that changes at
+ *       every write, for optimistic transactions). GLOBAL nodes have project and session {@code ''}, PROJECT nodes
+ *       session {@code ''}. A uniqueness constraint holds on {@code (store, project, session, scope, key)}.</li>
+ *   <li>Earlier versions as {@code :MemoryVersion} nodes with the same properties, chained newest to oldest by
+ *       {@code SUPERSEDES} from the {@code :Memory} node; a deletion adds a tombstone version
+ *       ({@code tombstone: true}) and removes the {@code :Memory} node with its relations. Purge erases them all.</li>
+ *   <li>A relation is a Neo4j relationship whose type is the relation type (checked by
+ *       {@link dev.forge.memory.spi.EntryRules#checkRelationType}, then passed as a Cypher dynamic type
+ *       {@code $(...)}), with {@code createdAt}.</li>
+ *   <li>Constraint, indexes and the full-text index {@code forge_memory_text} (key, value, tags) are created with
+ *       {@code IF NOT EXISTS} when the first provider of a JVM connects.</li>
+ * </ul>
+ * The {@code store} setting ({@link GraphConfig#store()}) separates stores on one database: only providers with the same
+ * store id see each other's entries, GLOBAL included.
+ *
+ * <h2>Threads and processes</h2>
+ * Safe for many threads and processes: each write is one Neo4j transaction that first takes the write lock of the key's
+ * node (created under the uniqueness constraint when missing), so writers of one key queue on the server; the driver
+ * retries transient failures such as deadlocks. Reads are read-committed.
+ *
+ * <h2>Transactions</h2>
+ * Optimistic, as in the {@code sqlite} provider: writes are buffered, and commit is one Neo4j transaction that locks the
+ * touched keys, checks their revisions are unchanged since first touched and applies everything, or fails with
+ * {@link dev.forge.memory.ConflictException} and applies nothing.
+ *
+ * <h2>Search</h2>
+ * Keyword search through the full-text index (Lucene's standard analyser without stop words): terms as
+ * {@link dev.forge.memory.spi.KeywordScorer#terms} splits them, each quoted, any matching; a hit's score is Lucene's
+ * {@code s} mapped to {@code s / (1 + s)}, in (0, 1). Semantic search is not offered yet: it waits for the
+ * embedding-model SPI.
+ */
+public final class GraphMemoryProvider implements MemoryProvider {
+
+    /** The name this provider is selected by. */
+    public static final String NAME = "graph";
+
+    static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.GRAPH,
+            Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
+
+    private final GraphStore store;
+    private final GraphConfig config;
+    private final ProviderContext context;
+    private final MemoryGraph graph = new Graph();
+    private final VersionHistory history = new History();
+    private final Transactions transactions = this::begin;
+
+    private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context) {
+        this.store = store;
+        this.config = config;
+        this.context = context;
+    }
+
+    /**
+     * Connects to the server {@code config} names, creating the schema when missing.
+     *
+     * @throws dev.forge.memory.BackendUnavailableException if the server cannot be reached within the connect timeout
+     */
+    public static GraphMemoryProvider open(ProviderContext context, GraphConfig config) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(config, "config");
+        Drivers.Shared driver = Drivers.acquire(new Drivers.Settings(config.url(), config.username(), config.password(),
+                config.database(), config.poolSize(), config.connectTimeout().toMillis()));
+        GraphStore store = new GraphStore(NAME, driver, context.clock(), config.store(), context.projectId(),
+                context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration());
+        return new GraphMemoryProvider(store, config, context);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** The settings this provider was opened with. */
+    public GraphConfig config() {
+        return config;
+    }
+
+    @Override
+    public Optional<MemoryEntry> get(String key, Scope scope) {
+        return store.get(key, scope);
+    }
+
+    @Override
+    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+        store.checkOpen();
+        return store.set(EntryWrite.validate(key, value, scope, tags, metadata, limits()));
+    }
+
+    @Override
+    public List<MemoryEntry> query(Query query) {
+        return store.query(query);
+    }
+
+    /**
+     * Keyword search through the full-text index; see the class comment for the score.
+     *
+     * @throws UnsupportedCapabilityException for semantic and hybrid search
+     */
+    @Override
+    public List<Hit> search(SearchRequest request) {
+        Objects.requireNonNull(request, "request");
+        store.checkOpen();
+        if (request.mode() != SearchMode.KEYWORD) {
+            throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
+        }
+        return store.search(request);
+    }
+
+    /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
+    @Override
+    public boolean delete(String key, Scope scope) {
+        return store.delete(key, scope);
+    }
+
+    /** Writes a tombstone version for every entry of the scope; histories stay. */
+    @Override
+    public int clear(Scope scope) {
+        return store.clear(scope);
+    }
+
+    /** Erases this session's memories for good, tombstones and history included. */
+    @Override
+    public int endSession() {
+        return store.endSession();
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public Optional<MemoryGraph> graph() {
+        return Optional.of(graph);
+    }
+
+    @Override
+    public Optional<Transactions> transactions() {
+        return Optional.of(transactions);
+    }
+
+    @Override
+    public Optional<VersionHistory> history() {
+        return Optional.of(history);
+    }
+
+    /** Gives the shared driver back; it closes with the last provider of this JVM using it. Idempotent. */
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    @Override
+    public String toString() {
+        return "GraphMemoryProvider[" + store.location() + "]";
+    }
+
+    private MemoryTransaction begin() {
+        store.checkOpen();
+        return new GraphTransaction(store, context.clock());
+    }
+
+    private final class History implements VersionHistory {
+
+        @Override
+        public List<MemoryEntry> versions(String key, Scope scope) {
+            return store.versions(key, scope);
+        }
+
+        @Override
+        public boolean purge(String key, Scope scope) {
+            return store.purge(key, scope);
+        }
+
+        @Override
+        public int purge(Scope scope) {
+            return store.purge(scope);
+        }
+    }
+
+    private final class Graph implements MemoryGraph {
+
+        @Override
+        public Relation relate(EntryRef from, EntryRef to, String type) {
+            return store.relate(from, to, type);
+        }
+
+        @Override
+        public boolean unrelate(EntryRef from, EntryRef to, String type) {
+            return store.unrelate(from, to, type);
+        }
+
+        @Override
+        public List<Relation> relations(EntryRef entry, Direction direction) {
+            return store.relations(entry, direction);
+        }
+
+        @Override
+        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+            return store.traverse(start, traversal);
+        }
+    }
+}

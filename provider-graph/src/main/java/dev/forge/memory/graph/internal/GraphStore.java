@@ -1,0 +1,700 @@
+package dev.forge.memory.graph.internal;
+
+import java.time.Duration;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Function;
+
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.TransactionConfig;
+import org.neo4j.driver.TransactionContext;
+import org.neo4j.driver.Value;
+import org.neo4j.driver.exceptions.Neo4jException;
+import org.neo4j.driver.exceptions.ServiceUnavailableException;
+import org.neo4j.driver.exceptions.SessionExpiredException;
+import org.neo4j.driver.types.Node;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.CorruptEntryException;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryNotFoundException;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Hit;
+import dev.forge.memory.InvalidEntryException;
+import dev.forge.memory.Limits;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryException;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.StorageException;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.GraphWalker;
+import dev.forge.memory.KeyPattern;
+import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.KeywordScorer;
+
+/**
+ * The operations of one provider on a Neo4j database: what its store, project and session see, and the Cypher of
+ * each call. Every write is one Neo4j write transaction (retried by the driver on transient errors such as deadlocks);
+ * every read one read transaction.
+ *
+ * <p>A write first takes the write lock of the key's {@code :Memory} node, creating it with version 0 (a placeholder
+ * no reader sees) when missing: the uniqueness constraint makes creators of one key queue, and the lock makes
+ * read-modify-write of the version safe across threads and processes.
+ */
+public final class GraphStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GraphStore.class);
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_LONG_FOR_INTS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
+    };
+    private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
+            .thenComparing(h -> h.entry().ref());
+
+    /** Matches the key's node; parameters {@code store, project, session, scope, key}. */
+    private static final String KEY_PROPS = "{store: $store, project: $project, session: $session, scope: $scope, key: $key}";
+
+    private final String provider;
+    private final Drivers.Shared driver;
+    private final Clock clock;
+    private final String store;
+    private final String project;
+    private final String session;
+    private final Limits limits;
+    private final TransactionConfig transactionConfig;
+    private volatile boolean closed;
+
+    /** A store {@code store} on {@code driver} for {@code project} and {@code session}. */
+    public GraphStore(String provider, Drivers.Shared driver, Clock clock, String store, String project, String session,
+                      Limits limits, Duration queryTimeout) {
+        this.provider = provider;
+        this.driver = driver;
+        this.clock = clock;
+        this.store = store;
+        this.project = project;
+        this.session = session;
+        this.limits = limits;
+        this.transactionConfig = TransactionConfig.builder().withTimeout(queryTimeout).build();
+    }
+
+    /** The limits writes are checked against. */
+    public Limits limits() {
+        return limits;
+    }
+
+    /** Where this store is, for messages. */
+    public String location() {
+        return driver.settings() + ", store '" + store + "'";
+    }
+
+    /** Throws {@link BackendUnavailableException} once closed. */
+    public void checkOpen() {
+        if (closed) {
+            throw new BackendUnavailableException("This " + provider + " provider on " + location() + " is closed; open a new one.");
+        }
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes this store; the driver closes with its last user. Idempotent. */
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            driver.release();
+        }
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    /** The namespace of {@code scope}: GLOBAL nodes have project and session {@code ''}, PROJECT nodes session {@code ''}. */
+    public Map<String, Object> namespace(Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        Map<String, Object> ns = new HashMap<>();
+        ns.put("store", store);
+        ns.put("project", scope == Scope.GLOBAL ? "" : project);
+        ns.put("session", scope == Scope.SESSION ? session : "");
+        ns.put("scope", scope.id());
+        return ns;
+    }
+
+    Map<String, Object> keyParams(Scope scope, String key) {
+        Map<String, Object> params = namespace(scope);
+        params.put("key", key);
+        return params;
+    }
+
+    /** The [project, session, scope] triples of {@code scopes}, for {@code [m.project, m.session, m.scope] IN $namespaces}. */
+    private List<List<String>> namespaces(Set<Scope> scopes) {
+        List<List<String>> triples = new ArrayList<>();
+        for (Scope scope : scopes) {
+            Map<String, Object> ns = namespace(scope);
+            triples.add(List.of((String) ns.get("project"), (String) ns.get("session"), scope.id()));
+        }
+        return triples;
+    }
+
+    private static final String VISIBLE = "[%1$s.project, %1$s.session, %1$s.scope] IN $visible";
+
+    private Map<String, Object> visibleParams() {
+        Map<String, Object> params = new HashMap<>();
+        params.put("store", store);
+        params.put("visible", namespaces(Set.of(Scope.values())));
+        return params;
+    }
+
+    <T> T write(String what, Function<TransactionContext, T> work) {
+        checkOpen();
+        try (Session s = driver.driver().session(driver.sessionConfig())) {
+            return s.executeWrite(work::apply, transactionConfig);
+        } catch (MemoryException e) {
+            throw e;
+        } catch (ServiceUnavailableException | SessionExpiredException e) {
+            throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
+                    + " is unreachable (" + e.getMessage() + "). Nothing was changed; retry when it is back.", e);
+        } catch (Neo4jException e) {
+            throw new StorageException("Cannot " + what + " in Neo4j at " + location() + ": " + e.getMessage(), e);
+        }
+    }
+
+    <T> T read(String what, Function<TransactionContext, T> work) {
+        checkOpen();
+        try (Session s = driver.driver().session(driver.sessionConfig())) {
+            return s.executeRead(work::apply, transactionConfig);
+        } catch (MemoryException e) {
+            throw e;
+        } catch (ServiceUnavailableException | SessionExpiredException e) {
+            throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
+                    + " is unreachable (" + e.getMessage() + ").", e);
+        } catch (Neo4jException e) {
+            throw new StorageException("Cannot " + what + " in Neo4j at " + location() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String describe(String key, Scope scope) {
+        return "key '" + Keys.abbreviate(key) + "' (" + scope.id() + ")";
+    }
+
+    /**
+     * The whole entry as one JSON property, which is what readers read: Neo4j reads committed data property by
+     * property, so a reader racing a writer could otherwise combine one version's value with another's number.
+     */
+    static String snapshot(MemoryEntry entry) {
+        Map<String, Object> snapshot = new LinkedHashMap<>();
+        snapshot.put("value", entry.value());
+        snapshot.put("tags", entry.tags());
+        snapshot.put("metadata", entry.metadata());
+        snapshot.put("createdAt", entry.createdAt().toEpochMilli());
+        snapshot.put("updatedAt", entry.updatedAt().toEpochMilli());
+        snapshot.put("version", entry.version());
+        try {
+            return JSON.writeValueAsString(snapshot);
+        } catch (JsonProcessingException e) {
+            throw new InvalidEntryException("Cannot write the entry of key '" + Keys.abbreviate(entry.key()) + "' as JSON: "
+                    + e.getOriginalMessage(), e);
+        }
+    }
+
+    static String metadataJson(Map<String, Object> metadata) {
+        try {
+            return JSON.writeValueAsString(metadata);
+        } catch (JsonProcessingException e) {
+            throw new InvalidEntryException("Cannot write metadata as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** The entry a {@code :Memory} or {@code :MemoryVersion} node holds. */
+    MemoryEntry entry(Node node) {
+        return entry(node.asMap(v -> v));
+    }
+
+    MemoryEntry entry(Map<String, Value> props) {
+        String key = props.containsKey("key") ? props.get("key").asString() : null;
+        String scope = props.containsKey("scope") ? props.get("scope").asString() : null;
+        try {
+            if (props.containsKey("snapshot")) {
+                Map<String, Object> snapshot = JSON.readValue(props.get("snapshot").asString(), MAP);
+                @SuppressWarnings("unchecked")
+                List<String> tags = (List<String>) snapshot.get("tags");
+                @SuppressWarnings("unchecked")
+                Map<String, Object> metadata = (Map<String, Object>) snapshot.get("metadata");
+                return new MemoryEntry(key, (String) snapshot.get("value"), Scope.parse(scope), tags, metadata,
+                        Instant.ofEpochMilli(((Number) snapshot.get("createdAt")).longValue()),
+                        Instant.ofEpochMilli(((Number) snapshot.get("updatedAt")).longValue()),
+                        ((Number) snapshot.get("version")).longValue());
+            }
+            List<String> tags = props.get("tags").asList(Value::asString);
+            Map<String, Object> metadata = JSON.readValue(props.get("metadata").asString(), MAP);
+            return new MemoryEntry(key, props.get("value").asString(), Scope.parse(scope), tags, metadata,
+                    Instant.ofEpochMilli(props.get("createdAt").asLong()), Instant.ofEpochMilli(props.get("updatedAt").asLong()),
+                    props.get("version").asLong());
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new CorruptEntryException("The node of key '" + (key == null ? "(null)" : Keys.abbreviate(key)) + "' (" + scope
+                    + ") in " + location() + " cannot be read: " + e.getMessage() + " Fix or delete the node, or purge the key.", e);
+        }
+    }
+
+    private Optional<MemoryEntry> readable(Node node) {
+        try {
+            return Optional.of(entry(node));
+        } catch (CorruptEntryException e) {
+            LOG.warn("Skipping an unreadable node: {}", e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    // ------------------------------------------------------------------ what is stored of a key
+
+    /**
+     * What is stored of a key: its live entry, the highest version number it took (tombstones included) and its
+     * revision, which changes with every write, deletion and purge.
+     */
+    public record Current(Optional<MemoryEntry> live, long lastVersion, String revision) {
+    }
+
+    /** Reads what is stored of the key, in {@code tx}. */
+    Current current(TransactionContext tx, Scope scope, String key) {
+        Record row = tx.run("OPTIONAL MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0"
+                + " OPTIONAL MATCH (v:MemoryVersion " + KEY_PROPS + ")"
+                + " WITH m, v ORDER BY v.version DESC LIMIT 1"
+                + " RETURN m, v.version AS last, v.rev AS head", keyParams(scope, key)).single();
+        Optional<MemoryEntry> live = row.get("m").isNull() ? Optional.empty() : Optional.of(entry(row.get("m").asNode()));
+        long last = row.get("last").isNull() ? 0 : row.get("last").asLong();
+        String revision = live.isPresent() ? row.get("m").asNode().get("rev").asString("")
+                : row.get("head").isNull() ? "" : row.get("head").asString();
+        return new Current(live, Math.max(last, live.map(MemoryEntry::version).orElse(0L)), revision);
+    }
+
+    /** Takes the write lock of the key's node, creating a placeholder (version 0) when there is none. */
+    void lock(TransactionContext tx, Scope scope, String key) {
+        tx.run("MERGE (m:Memory " + KEY_PROPS + ") ON CREATE SET m.version = 0 SET m.lock = true REMOVE m.lock",
+                keyParams(scope, key)).consume();
+    }
+
+    /** Removes a placeholder left by {@link #lock} that no write filled. */
+    void unlockUnused(TransactionContext tx, Scope scope, String key) {
+        tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version = 0 DETACH DELETE m", keyParams(scope, key)).consume();
+    }
+
+    /**
+     * The entry {@code write} stores over {@code current} at {@code now}: as {@link EntryWrite#toEntry}, and after a
+     * deletion the version after the tombstone with a new {@code createdAt}.
+     */
+    static MemoryEntry stamp(EntryWrite write, Optional<MemoryEntry> live, long lastVersion, Instant now) {
+        if (live.isPresent()) {
+            return write.toEntry(live, now);
+        }
+        MemoryEntry fresh = write.toEntry(Optional.empty(), now);
+        if (lastVersion == 0) {
+            return fresh;
+        }
+        return new MemoryEntry(fresh.key(), fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
+                fresh.createdAt(), fresh.updatedAt(), lastVersion + 1);
+    }
+
+    /**
+     * Turns the live state of the key's {@code :Memory} node into a {@code :MemoryVersion} node at the head of the
+     * key's {@code SUPERSEDES} chain; the {@code :Memory} node then points at it.
+     */
+    private void retire(TransactionContext tx, Scope scope, String key) {
+        tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0"
+                + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false"
+                + " WITH m, p OPTIONAL MATCH (m)-[s:SUPERSEDES]->(older:MemoryVersion)"
+                + " FOREACH (o IN CASE WHEN older IS NULL THEN [] ELSE [older] END | CREATE (p)-[:SUPERSEDES]->(o))"
+                + " DELETE s CREATE (m)-[:SUPERSEDES]->(p)", keyParams(scope, key)).consume();
+    }
+
+    /** Writes {@code entry} over what {@code current} says is stored; the key's node must be locked. */
+    void apply(TransactionContext tx, MemoryEntry entry, Current current) {
+        Scope scope = entry.scope();
+        if (current.live().isPresent()) {
+            retire(tx, scope, entry.key());
+        }
+        Map<String, Object> params = keyParams(scope, entry.key());
+        params.put("value", entry.value());
+        params.put("tags", entry.tags());
+        params.put("tagText", String.join(" ", entry.tags()));
+        params.put("metadata", metadataJson(entry.metadata()));
+        params.put("createdAt", entry.createdAt().toEpochMilli());
+        params.put("updatedAt", entry.updatedAt().toEpochMilli());
+        params.put("version", entry.version());
+        params.put("rev", UUID.randomUUID().toString());
+        params.put("fresh", current.live().isEmpty());
+        params.put("snapshot", snapshot(entry));
+        tx.run("MERGE (m:Memory " + KEY_PROPS + ")"
+                + " SET m.value = $value, m.tags = $tags, m.tagText = $tagText, m.metadata = $metadata,"
+                + " m.createdAt = $createdAt, m.updatedAt = $updatedAt, m.version = $version, m.rev = $rev,"
+                + " m.snapshot = $snapshot"
+                + " WITH m WHERE $fresh"
+                + " OPTIONAL MATCH (h:MemoryVersion " + KEY_PROPS + ") WITH m, h ORDER BY h.version DESC LIMIT 1"
+                + " FOREACH (x IN CASE WHEN h IS NULL THEN [] ELSE [h] END | CREATE (m)-[:SUPERSEDES]->(x))", params).consume();
+    }
+
+    /** Replaces the live entry by a tombstone version; its relations go with it. */
+    void deleteLive(TransactionContext tx, Scope scope, String key, Current current, Instant now) {
+        retire(tx, scope, key);
+        Map<String, Object> params = keyParams(scope, key);
+        params.put("version", current.lastVersion() + 1);
+        params.put("updatedAt", now.toEpochMilli());
+        params.put("rev", UUID.randomUUID().toString());
+        tx.run("MATCH (m:Memory " + KEY_PROPS + ")"
+                + " OPTIONAL MATCH (m)-[:SUPERSEDES]->(p:MemoryVersion)"
+                + " CREATE (t:MemoryVersion " + KEY_PROPS + ") SET t.version = $version, t.tombstone = true,"
+                + " t.updatedAt = $updatedAt, t.rev = $rev"
+                + " FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | CREATE (t)-[:SUPERSEDES]->(x))"
+                + " DETACH DELETE m", params).consume();
+    }
+
+    // ------------------------------------------------------------------ entries
+
+    /** The live entry of {@code key}. */
+    public Optional<MemoryEntry> get(String key, Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        Keys.validate(key);
+        return read("read " + describe(key, scope), tx -> {
+            List<Record> rows = tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0 RETURN m",
+                    keyParams(scope, key)).list();
+            return rows.isEmpty() ? Optional.<MemoryEntry>empty() : Optional.of(entry(rows.get(0).get("m").asNode()));
+        });
+    }
+
+    /** Stores a validated write: one transaction. */
+    public MemoryEntry set(EntryWrite write) {
+        return write("store " + describe(write.key(), write.scope()), tx -> {
+            lock(tx, write.scope(), write.key());
+            Current current = current(tx, write.scope(), write.key());
+            MemoryEntry entry = stamp(write, current.live(), current.lastVersion(), clock.instant());
+            apply(tx, entry, current);
+            return entry;
+        });
+    }
+
+    /** Deletes the live entry, leaving a tombstone version. */
+    public boolean delete(String key, Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        Keys.validate(key);
+        return write("delete " + describe(key, scope), tx -> {
+            Map<String, Object> params = keyParams(scope, key);
+            if (tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0 SET m.lock = true REMOVE m.lock RETURN m.key",
+                    params).list().isEmpty()) {
+                return false;
+            }
+            Current current = current(tx, scope, key);
+            deleteLive(tx, scope, key, current, clock.instant());
+            return true;
+        });
+    }
+
+    /** Deletes every live entry of the scope's namespace, each leaving a tombstone: one transaction. */
+    public int clear(Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        return write("clear the " + scope.id() + " scope", tx -> {
+            Map<String, Object> ns = namespace(scope);
+            List<String> keys = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.project = $project"
+                    + " AND m.session = $session AND m.scope = $scope AND m.version > 0"
+                    + " SET m.lock = true REMOVE m.lock RETURN m.key AS key", ns).list(r -> r.get("key").asString());
+            Instant now = clock.instant();
+            for (String key : keys) {
+                deleteLive(tx, scope, key, current(tx, scope, key), now);
+            }
+            return keys.size();
+        });
+    }
+
+    /** Erases the session's keys for good, histories included; returns how many were live. */
+    public int endSession() {
+        return write("end the session", tx -> {
+            Map<String, Object> ns = namespace(Scope.SESSION);
+            int live = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.project = $project AND m.session = $session"
+                    + " AND m.scope = $scope AND m.version > 0 RETURN count(m) AS n", ns).single().get("n").asInt();
+            purgeNamespace(tx, Scope.SESSION);
+            return live;
+        });
+    }
+
+    // ------------------------------------------------------------------ queries and search
+
+    /** The entries {@code query} selects: the namespaces of its scopes from the database, then the API's matcher. */
+    public List<MemoryEntry> query(Query query) {
+        Objects.requireNonNull(query, "query");
+        Map<String, Object> params = new HashMap<>();
+        params.put("store", store);
+        params.put("visible", namespaces(query.scopes()));
+        StringBuilder cypher = new StringBuilder("MATCH (m:Memory) WHERE m.store = $store AND ")
+                .append(String.format(VISIBLE, "m")).append(" AND m.version > 0");
+        KeyPattern pattern = query.pattern();
+        if (pattern.kind() == KeyPattern.Kind.EXACT || pattern.kind() == KeyPattern.Kind.PREFIX) {
+            cypher.append(" AND m.key STARTS WITH $prefix");
+            params.put("prefix", pattern.literalPrefix());
+        } else if (pattern.kind() == KeyPattern.Kind.TAG) {
+            cypher.append(" AND $tag IN m.tags");
+            params.put("tag", pattern.tagName());
+        }
+        cypher.append(" RETURN m");
+        List<MemoryEntry> candidates = read("run the query '" + pattern + "'", tx -> {
+            List<MemoryEntry> found = new ArrayList<>();
+            tx.run(cypher.toString(), params).forEachRemaining(r -> readable(r.get("m").asNode()).ifPresent(found::add));
+            return found;
+        });
+        return query.apply(candidates);
+    }
+
+    /**
+     * Keyword search through the full-text index: each term quoted (user text is never Lucene syntax), any of them
+     * matching. Lucene's score {@code s > 0} becomes {@code s / (1 + s)}, in (0, 1) and in the same order.
+     */
+    public List<Hit> search(SearchRequest request) {
+        List<String> terms = KeywordScorer.terms(request.text());
+        if (terms.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder lucene = new StringBuilder();
+        for (String term : terms) {
+            if (lucene.length() > 0) {
+                lucene.append(" OR ");
+            }
+            lucene.append('"').append(term.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+        Map<String, Object> params = new HashMap<>();
+        params.put("store", store);
+        params.put("visible", namespaces(request.scopes()));
+        params.put("text", lucene.toString());
+        params.put("index", Drivers.Schema.FULLTEXT_INDEX);
+        List<Hit> hits = read("search", tx -> {
+            List<Hit> found = new ArrayList<>();
+            tx.run("CALL db.index.fulltext.queryNodes($index, $text) YIELD node, score"
+                    + " WHERE node.store = $store AND " + String.format(VISIBLE, "node") + " AND node.version > 0"
+                    + " RETURN node, score", params).forEachRemaining(r -> {
+                        double raw = r.get("score").asDouble();
+                        double score = raw <= 0 ? 0 : Math.min(1.0, raw / (1 + raw));
+                        if (score > 0 && score >= request.threshold()) {
+                            readable(r.get("node").asNode()).filter(request.filter()::matches)
+                                    .ifPresent(e -> found.add(new Hit(e, score)));
+                        }
+                    });
+            return found;
+        });
+        hits.sort(RANKING);
+        return hits.size() > request.limit() ? List.copyOf(hits.subList(0, request.limit())) : List.copyOf(hits);
+    }
+
+    // ------------------------------------------------------------------ history
+
+    /** Every version of the key, oldest first, tombstones left out. */
+    public List<MemoryEntry> versions(String key, Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        Keys.validate(key);
+        return read("read the history of " + describe(key, scope), tx -> {
+            List<MemoryEntry> versions = new ArrayList<>();
+            Map<String, Object> params = keyParams(scope, key);
+            tx.run("MATCH (v:MemoryVersion " + KEY_PROPS + ") WHERE NOT v.tombstone RETURN v ORDER BY v.version", params)
+                    .forEachRemaining(r -> versions.add(entry(r.get("v").asNode())));
+            tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0 RETURN m", params)
+                    .forEachRemaining(r -> versions.add(entry(r.get("m").asNode())));
+            return List.copyOf(versions);
+        });
+    }
+
+    /** Erases the key: entry, versions, tombstones and relations. */
+    public boolean purge(String key, Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        Keys.validate(key);
+        return write("purge " + describe(key, scope), tx -> {
+            Map<String, Object> params = keyParams(scope, key);
+            long removed = tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0 DETACH DELETE m RETURN count(*) AS n",
+                    params).single().get("n").asLong();
+            removed += tx.run("MATCH (v:MemoryVersion " + KEY_PROPS + ") DETACH DELETE v RETURN count(*) AS n", params)
+                    .single().get("n").asLong();
+            return removed > 0;
+        });
+    }
+
+    /** Erases every key of the scope's namespace; returns how many keys. */
+    public int purge(Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        return write("purge the " + scope.id() + " scope", tx -> purgeNamespace(tx, scope));
+    }
+
+    private int purgeNamespace(TransactionContext tx, Scope scope) {
+        Map<String, Object> ns = namespace(scope);
+        String where = " WHERE n.store = $store AND n.project = $project AND n.session = $session AND n.scope = $scope";
+        List<String> keys = new ArrayList<>(tx.run("MATCH (n:Memory)" + where + " AND n.version > 0 RETURN n.key AS key", ns)
+                .list(r -> r.get("key").asString()));
+        keys.addAll(tx.run("MATCH (n:MemoryVersion)" + where + " RETURN DISTINCT n.key AS key", ns).list(r -> r.get("key").asString()));
+        tx.run("MATCH (n:Memory)" + where + " AND n.version > 0 DETACH DELETE n", ns).consume();
+        tx.run("MATCH (n:MemoryVersion)" + where + " DETACH DELETE n", ns).consume();
+        return new LinkedHashSet<>(keys).size();
+    }
+
+    // ------------------------------------------------------------------ graph
+
+    private static EntryRef checked(EntryRef ref) {
+        Objects.requireNonNull(ref, "entry");
+        Keys.validate(ref.key());
+        return ref;
+    }
+
+    private Map<String, Object> endParams(String prefix, EntryRef ref, Map<String, Object> into) {
+        Map<String, Object> ns = keyParams(ref.scope(), ref.key());
+        for (String name : List.of("project", "session", "scope", "key")) {
+            into.put(prefix + name, ns.get(name));
+        }
+        into.put("store", store);
+        return into;
+    }
+
+    private static String end(String prefix) {
+        return "{store: $store, project: $" + prefix + "project, session: $" + prefix + "session, scope: $" + prefix
+                + "scope, key: $" + prefix + "key}";
+    }
+
+    /** Relates two live entries; again returns the stored relation. The type is checked, then used as a dynamic type. */
+    public Relation relate(EntryRef from, EntryRef to, String type) {
+        checked(from);
+        checked(to);
+        EntryRules.checkRelationType(type);
+        return write("relate " + from + " to " + to, tx -> {
+            Map<String, Object> params = endParams("to", to, endParams("from", from, new HashMap<>()));
+            params.put("type", type);
+            params.put("now", clock.instant().toEpochMilli());
+            List<Record> ends = tx.run("OPTIONAL MATCH (a:Memory " + end("from") + ") WHERE a.version > 0"
+                    + " OPTIONAL MATCH (b:Memory " + end("to") + ") WHERE b.version > 0"
+                    + " RETURN a IS NOT NULL AS a, b IS NOT NULL AS b", params).list();
+            boolean a = ends.get(0).get("a").asBoolean();
+            boolean b = ends.get(0).get("b").asBoolean();
+            if (!a || !b) {
+                throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry "
+                        + (!a ? from : to) + " that this provider can see. Store it first.");
+            }
+            long createdAt = tx.run("MATCH (a:Memory " + end("from") + ") MATCH (b:Memory " + end("to") + ")"
+                    + " SET a.lock = true REMOVE a.lock SET b.lock = true REMOVE b.lock"
+                    + " MERGE (a)-[r:$($type)]->(b) ON CREATE SET r.createdAt = $now RETURN r.createdAt AS createdAt", params)
+                    .single().get("createdAt").asLong();
+            return new Relation(from, type, to, Instant.ofEpochMilli(createdAt));
+        });
+    }
+
+    /** Removes one relation. */
+    public boolean unrelate(EntryRef from, EntryRef to, String type) {
+        checked(from);
+        checked(to);
+        EntryRules.checkRelationType(type);
+        return write("unrelate " + from + " from " + to, tx -> {
+            Map<String, Object> params = endParams("to", to, endParams("from", from, new HashMap<>()));
+            params.put("type", type);
+            return tx.run("MATCH (a:Memory " + end("from") + ")-[r:$($type)]->(b:Memory " + end("to") + ")"
+                    + " WHERE a.version > 0 AND b.version > 0 DELETE r RETURN count(r) AS n", params)
+                    .single().get("n").asLong() > 0;
+        });
+    }
+
+    private static String arrow(Direction direction, String inner) {
+        return switch (direction) {
+            case OUTGOING -> "-[" + inner + "]->";
+            case INCOMING -> "<-[" + inner + "]-";
+            case BOTH -> "-[" + inner + "]-";
+        };
+    }
+
+    private static final String RELATION_ROW = " RETURN startNode(r) AS f, type(r) AS type, endNode(r) AS t, r.createdAt AS createdAt";
+
+    private Relation relation(Record row) {
+        Node f = row.get("f").asNode();
+        Node t = row.get("t").asNode();
+        return new Relation(EntryRef.of(f.get("key").asString(), Scope.parse(f.get("scope").asString())), row.get("type").asString(),
+                EntryRef.of(t.get("key").asString(), Scope.parse(t.get("scope").asString())),
+                Instant.ofEpochMilli(row.get("createdAt").asLong(0)));
+    }
+
+    /** The visible relations of an entry, ordered by type, from, to. */
+    public List<Relation> relations(EntryRef entry, Direction direction) {
+        checked(entry);
+        Objects.requireNonNull(direction, "direction");
+        return read("read the relations of " + entry, tx -> {
+            Map<String, Object> params = endParams("a", entry, visibleParams());
+            Set<Relation> found = new TreeSet<>();
+            tx.run("MATCH (a:Memory " + end("a") + ")" + arrow(direction, "r") + "(b:Memory)"
+                    + " WHERE a.version > 0 AND b.store = $store AND b.version > 0 AND " + String.format(VISIBLE, "b")
+                    + RELATION_ROW, params).forEachRemaining(r -> found.add(relation(r)));
+            return List.copyOf(found);
+        });
+    }
+
+    /**
+     * Walks from {@code start}: the relations it may follow come from one variable-length match bounded by the depth
+     * (a validated integer), and {@link GraphWalker} orders the walk exactly as the contract says.
+     */
+    public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+        checked(start);
+        Objects.requireNonNull(traversal, "traversal");
+        List<Relation> edges = read("traverse from " + start, tx -> {
+            Map<String, Object> params = endParams("a", start, visibleParams());
+            params.put("types", List.copyOf(traversal.types()));
+            List<Record> exists = tx.run("MATCH (a:Memory " + end("a") + ") WHERE a.version > 0 RETURN a.key", params).list();
+            if (exists.isEmpty()) {
+                return null;
+            }
+            String hop = arrow(traversal.direction(), "rels*1.." + traversal.maxDepth());
+            List<Relation> found = new ArrayList<>();
+            tx.run("MATCH p = (a:Memory " + end("a") + ")" + hop + "(b:Memory)"
+                    + " WHERE a.version > 0 AND all(n IN nodes(p) WHERE n:Memory AND n.store = $store AND n.version > 0"
+                    + " AND " + String.format(VISIBLE, "n") + ")"
+                    + " AND (size($types) = 0 OR all(x IN rels WHERE type(x) IN $types))"
+                    + " UNWIND rels AS r WITH DISTINCT r" + RELATION_ROW, params).forEachRemaining(r -> found.add(relation(r)));
+            return found;
+        });
+        if (edges == null) {
+            return List.of();
+        }
+        Map<EntryRef, Set<Relation>> outgoing = new HashMap<>();
+        Map<EntryRef, Set<Relation>> incoming = new HashMap<>();
+        for (Relation edge : edges) {
+            outgoing.computeIfAbsent(edge.from(), k -> new LinkedHashSet<>()).add(edge);
+            incoming.computeIfAbsent(edge.to(), k -> new LinkedHashSet<>()).add(edge);
+        }
+        return GraphWalker.traverse(start, traversal, (at, direction) -> {
+            Set<Relation> relations = new TreeSet<>();
+            if (direction != Direction.INCOMING) {
+                relations.addAll(outgoing.getOrDefault(at, Set.of()));
+            }
+            if (direction != Direction.OUTGOING) {
+                relations.addAll(incoming.getOrDefault(at, Set.of()));
+            }
+            return List.copyOf(relations);
+        });
+    }
+}

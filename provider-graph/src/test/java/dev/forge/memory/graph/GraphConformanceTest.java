@@ -1,0 +1,30 @@
+package dev.forge.memory.graph;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.conformance.MemoryProviderConformance;
+import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.spi.ProviderContext;
+
+/**
+ * The whole conformance suite against the graph provider on the shared test server (semantic search skipped: no
+ * embeddings). Every test's store is separate on that one server: its store id is derived from the test's base
+ * directory, so the same directory opens the same store (reopen tests) and a new directory an empty one.
+ */
+class GraphConformanceTest extends MemoryProviderConformance {
+
+    @Override
+    protected MemoryProvider openProvider(ProviderContext context) {
+        return new GraphMemoryProviderFactory().open(context.withConfig(ProviderConfig.of(config(context), "test", "memory.config")));
+    }
+
+    static Map<String, Object> config(ProviderContext context) {
+        TestNeo4j.Server server = TestNeo4j.server();
+        String store = UUID.nameUUIDFromBytes(context.baseDirectory().toString().getBytes(StandardCharsets.UTF_8)).toString();
+        return Map.of("url", server.uri().toString(), "username", server.username(), "password", server.password(),
+                "store", store);
+    }
+}

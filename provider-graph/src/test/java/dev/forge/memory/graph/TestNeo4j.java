@@ -1,0 +1,83 @@
+package dev.forge.memory.graph;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
+import org.neo4j.harness.Neo4j;
+import org.neo4j.harness.Neo4jBuilders;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.neo4j.Neo4jContainer;
+
+/**
+ * The one Neo4j server the tests of this JVM share, started on first use and stopped at JVM exit. In order of
+ * preference: {@code NEO4J_URI} (with {@code NEO4J_USER}, {@code NEO4J_PASSWORD}) when set; a Testcontainers Neo4j
+ * where a Docker engine answers; else an in-process server of {@code neo4j-harness}. All three are reached over Bolt.
+ */
+final class TestNeo4j {
+
+    /** The image a container runs: the same release line as the harness. */
+    static final String IMAGE = "neo4j:5.26";
+
+    /** Where a server is and how to log in; {@code username} empty when it has no authentication. */
+    record Server(String kind, URI uri, String username, String password, Duration startTime) {
+    }
+
+    private static Server server;
+
+    private TestNeo4j() {
+    }
+
+    /** The shared server, started on first call. */
+    static synchronized Server server() {
+        if (server == null) {
+            server = start();
+        }
+        return server;
+    }
+
+    private static Server start() {
+        long started = System.nanoTime();
+        Optional<String> external = Optional.ofNullable(System.getenv("NEO4J_URI")).filter(s -> !s.isBlank());
+        if (external.isPresent()) {
+            return new Server("external", URI.create(external.get()), env("NEO4J_USER", "neo4j"), env("NEO4J_PASSWORD", ""),
+                    Duration.ZERO);
+        }
+        if (dockerAvailable()) {
+            Neo4jContainer container = new Neo4jContainer(IMAGE).withoutAuthentication();
+            container.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(container::stop, "neo4j-container-stop"));
+            return new Server("testcontainers", URI.create(container.getBoltUrl()), "", "",
+                    Duration.ofNanos(System.nanoTime() - started));
+        }
+        Neo4j harness = startHarness();
+        Runtime.getRuntime().addShutdownHook(new Thread(harness::close, "neo4j-harness-stop"));
+        return new Server("harness", harness.boltURI(), "", "", Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /**
+     * An in-process server: Bolt only (no HTTP), and Netty's shutdown quiet period at zero, which takes closing from
+     * about ten seconds down to a fraction of one.
+     */
+    static Neo4j startHarness() {
+        return Neo4jBuilders.newInProcessBuilder()
+                .withDisabledServer()
+                .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
+                .build();
+    }
+
+    /** Whether a Docker engine answers; never throws. */
+    static boolean dockerAvailable() {
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null ? fallback : value;
+    }
+}
