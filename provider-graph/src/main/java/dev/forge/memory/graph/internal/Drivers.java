@@ -146,6 +146,7 @@ public final class Drivers {
         static final List<String> STATEMENTS = List.of(
                 "CREATE CONSTRAINT forge_memory_key IF NOT EXISTS FOR (m:Memory)"
                         + " REQUIRE (m.store, m.project, m.session, m.scope, m.key) IS UNIQUE",
+                "CREATE CONSTRAINT forge_memory_store IF NOT EXISTS FOR (s:ForgeMemoryStore) REQUIRE s.store IS UNIQUE",
                 "CREATE INDEX forge_memory_version_key IF NOT EXISTS FOR (v:MemoryVersion)"
                         + " ON (v.store, v.project, v.session, v.scope, v.key)",
                 "CREATE FULLTEXT INDEX " + FULLTEXT_INDEX + " IF NOT EXISTS FOR (m:Memory) ON EACH [m.key, m.value, m.tagText]");
