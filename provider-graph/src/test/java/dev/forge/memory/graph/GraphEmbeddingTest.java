@@ -33,6 +33,10 @@ class GraphEmbeddingTest {
     private final String store = "embedding-test-" + UUID.randomUUID();
 
     private MemoryProvider open(Map<String, Object> embedding) {
+        return open(store, embedding);
+    }
+
+    private MemoryProvider open(String store, Map<String, Object> embedding) {
         TestNeo4j.Server server = TestNeo4j.server();
         Map<String, Object> config = new HashMap<>(Map.of("url", server.uri().toString(), "username", server.username(),
                 "password", server.password(), "store", store));
@@ -79,6 +83,16 @@ class GraphEmbeddingTest {
             List<Hit> hits = provider.search(SearchRequest.builder("quarterly revenue").mode(SearchMode.SEMANTIC).build());
             assertThat(hits).extracting(h -> h.entry().key()).containsExactly("finance");
         }
+    }
+
+    @Test
+    void a_model_of_another_dimension_than_the_databases_vector_index_is_refused() {
+        try (MemoryProvider provider = open(Map.of("model", "hashing"))) {
+            assertThat(provider.capabilities()).contains(Capability.SEMANTIC_SEARCH); // the index has 384 dimensions now
+        }
+        assertThatThrownBy(() -> open(store + "-other", Map.of("model", "hashing", "dimension", 128)))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("384").hasMessageContaining("128").hasMessageContaining("DROP INDEX");
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.forge.memory.graph.internal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.neo4j.driver.AuthToken;
@@ -41,6 +43,7 @@ public final class Drivers {
     public static final class Shared {
         private final Settings settings;
         private final Driver driver;
+        private final Set<Integer> vectorIndexes = ConcurrentHashMap.newKeySet();
         private int users;
 
         private Shared(Settings settings, Driver driver) {
@@ -62,6 +65,16 @@ public final class Drivers {
         public SessionConfig sessionConfig() {
             return settings.database().isEmpty() ? SessionConfig.defaultConfig()
                     : SessionConfig.forDatabase(settings.database());
+        }
+
+        /** Whether the vector index was found or made with {@code dimension} through this driver already. */
+        boolean hasVectorIndex(int dimension) {
+            return vectorIndexes.contains(dimension);
+        }
+
+        /** Records that the vector index has {@code dimension}, so later providers skip the check. */
+        void vectorIndexReady(int dimension) {
+            vectorIndexes.add(dimension);
         }
 
         /** Gives the driver back; the last user closes it. */

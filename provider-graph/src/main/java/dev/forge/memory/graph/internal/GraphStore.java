@@ -575,9 +575,9 @@ public final class GraphStore {
     }
 
     /**
-     * Makes the store ready for vectors: checks the model's fingerprint against the one stored with the store
-     * (a {@code :ForgeMemoryStore} node), creates the vector index when missing and checks its dimension, records the
-     * fingerprint, then gives entries written without a vector (by a provider without a model) theirs.
+     * Makes the store ready for vectors: records the model's fingerprint with a new store (a {@code :ForgeMemoryStore}
+     * node) or checks it against a known store's, creates the vector index when missing and checks its dimension (once
+     * per driver), then gives entries written without a vector (by a provider without a model) theirs.
      *
      * @throws ConfigurationException if the store's vectors were made by a model of another fingerprint, or the
      *                                database's vector index has another dimension
@@ -586,30 +586,15 @@ public final class GraphStore {
         String fingerprint = model.fingerprint();
         int dimension = model.dimension();
         try (Session s = driver.driver().session(driver.sessionConfig())) {
-            List<Record> known = s.run("MATCH (s:ForgeMemoryStore {store: $store}) RETURN s.fingerprint AS fingerprint",
-                    Map.of("store", store)).list();
-            if (!known.isEmpty()) {
-                checkFingerprint(s, known.get(0).get("fingerprint").asString(""));
-            }
-            s.run("CREATE VECTOR INDEX " + VECTOR_INDEX + " IF NOT EXISTS FOR (m:Memory) ON m.embedding OPTIONS {indexConfig: {"
-                    + "`vector.dimensions`: " + dimension + ", `vector.similarity_function`: 'cosine'}}").consume();
-            s.run("CALL db.awaitIndex($name, 60)", Map.of("name", VECTOR_INDEX)).consume();
-            List<Record> index = s.run("SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
-                    Map.of("name", VECTOR_INDEX)).list();
-            Object dimensions = index.isEmpty() ? null
-                    : ((Map<?, ?>) index.get(0).get("options").asMap().get("indexConfig")).get("vector.dimensions");
-            if (!(dimensions instanceof Number n) || n.intValue() != dimension) {
-                throw new ConfigurationException("The vector index '" + VECTOR_INDEX + "' of the Neo4j database at "
-                        + location() + " holds vectors of " + dimensions + " dimensions, but the embedding model '"
-                        + model.name() + "' makes vectors of " + dimension + ": one database holds vectors of one"
-                        + " dimension. Configure a model of " + dimensions + " dimensions, use another database, or drop the"
-                        + " index (DROP INDEX " + VECTOR_INDEX + ") once no store of the database needs it.");
-            }
+            // a new store records this model; a known one must hold vectors of this model, or none
             String recorded = s.executeWrite(tx -> tx.run("MERGE (s:ForgeMemoryStore {store: $store})"
                     + " ON CREATE SET s.fingerprint = $fingerprint, s.dimension = $dimension, s.model = $model"
                     + " RETURN s.fingerprint AS fingerprint", Map.of("store", store, "fingerprint", fingerprint,
                     "dimension", dimension, "model", model.name())).single().get("fingerprint").asString(""), transactionConfig);
             checkFingerprint(s, recorded);
+            if (!driver.hasVectorIndex(dimension)) {
+                createVectorIndex(s, dimension);
+            }
         } catch (MemoryException e) {
             throw e;
         } catch (ServiceUnavailableException | SessionExpiredException e) {
@@ -619,6 +604,25 @@ public final class GraphStore {
             throw new StorageException("Cannot prepare the vector index in Neo4j at " + location() + ": " + e.getMessage(), e);
         }
         backfill();
+    }
+
+    /** Creates the vector index when missing (once per driver and dimension) and checks it has {@code dimension}. */
+    private void createVectorIndex(Session s, int dimension) {
+        s.run("CREATE VECTOR INDEX " + VECTOR_INDEX + " IF NOT EXISTS FOR (m:Memory) ON m.embedding OPTIONS {indexConfig: {"
+                + "`vector.dimensions`: " + dimension + ", `vector.similarity_function`: 'cosine'}}").consume();
+        s.run("CALL db.awaitIndex($name, 60)", Map.of("name", VECTOR_INDEX)).consume();
+        List<Record> index = s.run("SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
+                Map.of("name", VECTOR_INDEX)).list();
+        Object dimensions = index.isEmpty() ? null
+                : ((Map<?, ?>) index.get(0).get("options").asMap().get("indexConfig")).get("vector.dimensions");
+        if (!(dimensions instanceof Number n) || n.intValue() != dimension) {
+            throw new ConfigurationException("The vector index '" + VECTOR_INDEX + "' of the Neo4j database at "
+                    + location() + " holds vectors of " + dimensions + " dimensions, but the embedding model '"
+                    + model.name() + "' makes vectors of " + dimension + ": one database holds vectors of one"
+                    + " dimension. Configure a model of " + dimensions + " dimensions, use another database, or drop the"
+                    + " index (DROP INDEX " + VECTOR_INDEX + ") once no store of the database needs it.");
+        }
+        driver.vectorIndexReady(dimension);
     }
 
     /** Fails unless {@code recorded} is this model's fingerprint; a store without vectors takes the new model. */
