@@ -11,7 +11,7 @@ import dev.forge.memory.spi.TimeSpan;
 /**
  * The settings of the {@code graph} provider, bound from its config block with
  * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are {@code snake_case}; a missing key takes its default, an
- * unknown key is rejected.
+ * unknown key is rejected. The {@value #EMBEDDING} block is not part of this record: the factory reads it beside it.
  *
  * <pre>{@code
  * memory:
@@ -25,6 +25,8 @@ import dev.forge.memory.spi.TimeSpan;
  *     connect_timeout: 5s             # default 5s: an unreachable server fails within it
  *     query_timeout: 30s              # default 30s: the longest a single transaction may run
  *     store: default                  # which store of the database this is; default "default"
+ *     embedding:                      # optional: semantic and hybrid search with this embedding model
+ *       model: hashing                # its name; the model's own settings go beside it
  * }</pre>
  *
  * @param url            the server's Bolt address
@@ -40,6 +42,12 @@ import dev.forge.memory.spi.TimeSpan;
  */
 public record GraphConfig(String url, String username, String password, String database, Integer poolSize,
                           TimeSpan connectTimeout, TimeSpan queryTimeout, String store) {
+
+    /**
+     * The config key of the optional embedding block, read beside these settings: {@code embedding: {model: hashing}}
+     * names an {@link dev.forge.memory.embedding.EmbeddingModel} (with its own settings) and turns on semantic search.
+     */
+    public static final String EMBEDDING = "embedding";
 
     /** The default {@code url}. */
     public static final String DEFAULT_URL = "bolt://localhost:7687";

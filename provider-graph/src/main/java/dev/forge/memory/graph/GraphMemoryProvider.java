@@ -25,6 +25,7 @@ import dev.forge.memory.Transactions;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
+import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.graph.internal.Drivers;
 import dev.forge.memory.graph.internal.GraphStore;
 import dev.forge.memory.graph.internal.GraphTransaction;
@@ -67,8 +68,17 @@ import dev.forge.memory.spi.ProviderContext;
  * <h2>Search</h2>
  * Keyword search through the full-text index (Lucene's standard analyser without stop words): terms as
  * {@link dev.forge.memory.spi.KeywordScorer#terms} splits them, each quoted, any matching; a hit's score is Lucene's
- * {@code s} mapped to {@code s / (1 + s)}, in (0, 1). Semantic search is not offered yet: it waits for the
- * embedding-model SPI.
+ * {@code s} mapped to {@code s / (1 + s)}, in (0, 1).
+ *
+ * <p>Semantic and hybrid search are offered when the config has an {@code embedding} block naming an
+ * {@link EmbeddingModel}. Every stored entry then carries {@code embedding}, the model's vector of its key, tags and
+ * value ({@link dev.forge.memory.spi.SemanticScorer#embeddingText}), indexed by the cosine vector index
+ * {@code forge_memory_vectors} (one per database, so one dimension per database). The model's fingerprint is kept
+ * in a {@code :ForgeMemoryStore} node; a model of another fingerprint is refused while the store holds vectors.
+ * A semantic hit's score is the exact cosine similarity of the stored vectors (the index only finds the candidates;
+ * hits need a cosine above zero, and {@code threshold} applies to it); hybrid search fuses the full-text ranking with
+ * the semantic one by {@link dev.forge.memory.spi.SemanticScorer}'s reciprocal rank fusion, {@code threshold}
+ * applying to the fused score. Without a model, semantic and hybrid search are refused.
  */
 public final class GraphMemoryProvider implements MemoryProvider {
 
@@ -78,14 +88,19 @@ public final class GraphMemoryProvider implements MemoryProvider {
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.GRAPH,
             Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
 
+    private static final Set<Capability> WITH_SEMANTIC = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH,
+            Capability.SEMANTIC_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
+
     private final GraphStore store;
     private final GraphConfig config;
     private final ProviderContext context;
+    private final boolean semantic;
     private final MemoryGraph graph = new Graph();
     private final VersionHistory history = new History();
     private final Transactions transactions = this::begin;
 
-    private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context) {
+    private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context, boolean semantic) {
+        this.semantic = semantic;
         this.store = store;
         this.config = config;
         this.context = context;
@@ -97,13 +112,34 @@ public final class GraphMemoryProvider implements MemoryProvider {
      * @throws dev.forge.memory.BackendUnavailableException if the server cannot be reached within the connect timeout
      */
     public static GraphMemoryProvider open(ProviderContext context, GraphConfig config) {
+        return open(context, config, Optional.empty());
+    }
+
+    /**
+     * Connects to the server {@code config} names, creating the schema when missing; with a {@code model}, also the
+     * vector index, and checks the model's fingerprint against the store's. The provider closes the model.
+     *
+     * @throws dev.forge.memory.BackendUnavailableException if the server cannot be reached within the connect timeout
+     * @throws dev.forge.memory.ConfigurationException      if the store's vectors were made by a model of another
+     *                                                      fingerprint, or the database's vector index has another dimension
+     */
+    public static GraphMemoryProvider open(ProviderContext context, GraphConfig config, Optional<EmbeddingModel> model) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(model, "model");
         Drivers.Shared driver = Drivers.acquire(new Drivers.Settings(config.url(), config.username(), config.password(),
                 config.database(), config.poolSize(), config.connectTimeout().toMillis()));
         GraphStore store = new GraphStore(NAME, driver, context.clock(), config.store(), context.projectId(),
-                context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration());
-        return new GraphMemoryProvider(store, config, context);
+                context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration(), model.orElse(null));
+        if (model.isPresent()) {
+            try {
+                store.prepareVectors();
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
+        }
+        return new GraphMemoryProvider(store, config, context, model.isPresent());
     }
 
     @Override
@@ -133,18 +169,22 @@ public final class GraphMemoryProvider implements MemoryProvider {
     }
 
     /**
-     * Keyword search through the full-text index; see the class comment for the score.
+     * Keyword search through the full-text index, semantic and hybrid search through the vector index; see the class
+     * comment for the scores.
      *
-     * @throws UnsupportedCapabilityException for semantic and hybrid search
+     * @throws UnsupportedCapabilityException for semantic and hybrid search without an embedding model
      */
     @Override
     public List<Hit> search(SearchRequest request) {
         Objects.requireNonNull(request, "request");
         store.checkOpen();
-        if (request.mode() != SearchMode.KEYWORD) {
+        if (request.mode() == SearchMode.KEYWORD) {
+            return store.search(request);
+        }
+        if (!semantic) {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
-        return store.search(request);
+        return store.semanticSearch(request);
     }
 
     /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
@@ -167,7 +207,7 @@ public final class GraphMemoryProvider implements MemoryProvider {
 
     @Override
     public Set<Capability> capabilities() {
-        return CAPABILITIES;
+        return semantic ? WITH_SEMANTIC : CAPABILITIES;
     }
 
     @Override

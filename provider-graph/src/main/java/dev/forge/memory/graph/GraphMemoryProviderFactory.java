@@ -1,10 +1,14 @@
 package dev.forge.memory.graph;
 
+import java.util.Optional;
 import java.util.Set;
 
 import dev.forge.memory.Capability;
 import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.embedding.EmbeddingModels;
 import dev.forge.memory.spi.MemoryProviderFactory;
+import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 
 /**
@@ -24,7 +28,7 @@ public final class GraphMemoryProviderFactory implements MemoryProviderFactory {
 
     @Override
     public String description() {
-        return "Neo4j over Bolt: typed relations and traversal, full-text keyword search, transactions, history with tombstones.";
+        return "Neo4j over Bolt: typed relations and traversal, full-text keyword search, transactions, history with tombstones; semantic search with an embedding model.";
     }
 
     @Override
@@ -33,13 +37,23 @@ public final class GraphMemoryProviderFactory implements MemoryProviderFactory {
     }
 
     /**
-     * Binds the config to {@link GraphConfig} and connects to the server it names.
+     * Binds the config to {@link GraphConfig} and connects to the server it names; an {@code embedding} block
+     * ({@code {model: hashing}}) opens that embedding model and offers semantic and hybrid search.
      *
-     * @throws dev.forge.memory.ConfigurationException      for an unknown key or a bad value
+     * @throws dev.forge.memory.ConfigurationException      for an unknown key or a bad value, an unknown embedding model,
+     *                                                      or a store whose vectors another model made
      * @throws dev.forge.memory.BackendUnavailableException if the server cannot be reached within the connect timeout
      */
     @Override
     public MemoryProvider open(ProviderContext context) {
-        return GraphMemoryProvider.open(context, context.config().bind(GraphConfig.class));
+        ProviderConfig config = context.config();
+        GraphConfig settings = config.without(GraphConfig.EMBEDDING).bind(GraphConfig.class);
+        Optional<EmbeddingModel> model = config.child(GraphConfig.EMBEDDING).map(block -> EmbeddingModels.load().open(block));
+        try {
+            return GraphMemoryProvider.open(context, settings, model);
+        } catch (RuntimeException e) {
+            model.ifPresent(EmbeddingModel::close);
+            throw e;
+        }
     }
 }

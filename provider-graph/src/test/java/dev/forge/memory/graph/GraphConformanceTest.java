@@ -10,8 +10,9 @@ import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 
 /**
- * The whole conformance suite against the graph provider on the shared test server (semantic search skipped: no
- * embeddings). Every test's store is separate on that one server: its store id is derived from the test's base
+ * The whole conformance suite against the graph provider on the shared test server, with the built-in
+ * {@code hashing} embedding model, so semantic and hybrid search run too (the refusal without a model is
+ * {@link GraphEmbeddingTest}'s: one conformance run keeps the module's time down). Every test's store is separate on that one server: its store id is derived from the test's base
  * directory, so the same directory opens the same store (reopen tests) and a new directory an empty one.
  */
 class GraphConformanceTest extends MemoryProviderConformance {
@@ -25,6 +26,6 @@ class GraphConformanceTest extends MemoryProviderConformance {
         TestNeo4j.Server server = TestNeo4j.server();
         String store = UUID.nameUUIDFromBytes(context.baseDirectory().toString().getBytes(StandardCharsets.UTF_8)).toString();
         return Map.of("url", server.uri().toString(), "username", server.username(), "password", server.password(),
-                "store", store);
+                "store", store, "embedding", Map.of("model", "hashing"));
     }
 }

@@ -3,6 +3,8 @@ package dev.forge.memory.graph.internal;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.neo4j.driver.AuthToken;
@@ -41,6 +43,7 @@ public final class Drivers {
     public static final class Shared {
         private final Settings settings;
         private final Driver driver;
+        private final Set<Integer> vectorIndexes = ConcurrentHashMap.newKeySet();
         private int users;
 
         private Shared(Settings settings, Driver driver) {
@@ -62,6 +65,16 @@ public final class Drivers {
         public SessionConfig sessionConfig() {
             return settings.database().isEmpty() ? SessionConfig.defaultConfig()
                     : SessionConfig.forDatabase(settings.database());
+        }
+
+        /** Whether the vector index was found or made with {@code dimension} through this driver already. */
+        boolean hasVectorIndex(int dimension) {
+            return vectorIndexes.contains(dimension);
+        }
+
+        /** Records that the vector index has {@code dimension}, so later providers skip the check. */
+        void vectorIndexReady(int dimension) {
+            vectorIndexes.add(dimension);
         }
 
         /** Gives the driver back; the last user closes it. */
@@ -146,6 +159,7 @@ public final class Drivers {
         static final List<String> STATEMENTS = List.of(
                 "CREATE CONSTRAINT forge_memory_key IF NOT EXISTS FOR (m:Memory)"
                         + " REQUIRE (m.store, m.project, m.session, m.scope, m.key) IS UNIQUE",
+                "CREATE CONSTRAINT forge_memory_store IF NOT EXISTS FOR (s:ForgeMemoryStore) REQUIRE s.store IS UNIQUE",
                 "CREATE INDEX forge_memory_version_key IF NOT EXISTS FOR (v:MemoryVersion)"
                         + " ON (v.store, v.project, v.session, v.scope, v.key)",
                 "CREATE FULLTEXT INDEX " + FULLTEXT_INDEX + " IF NOT EXISTS FOR (m:Memory) ON EACH [m.key, m.value, m.tagText]");

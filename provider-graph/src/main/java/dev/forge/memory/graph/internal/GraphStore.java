@@ -59,6 +59,10 @@ import dev.forge.memory.spi.GraphWalker;
 import dev.forge.memory.KeyPattern;
 import dev.forge.memory.spi.Keys;
 import dev.forge.memory.spi.KeywordScorer;
+import dev.forge.memory.spi.SemanticScorer;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.embedding.EmbeddingModel;
 
 /**
  * The operations of one provider on a Neo4j database: what its store, project and session see, and the Cypher of
@@ -94,11 +98,17 @@ public final class GraphStore {
     private final String session;
     private final Limits limits;
     private final TransactionConfig transactionConfig;
+    /** The embedding model, or null: then entries get no vector and semantic search is not offered. */
+    private final EmbeddingModel model;
     private volatile boolean closed;
 
-    /** A store {@code store} on {@code driver} for {@code project} and {@code session}. */
+    /**
+     * A store {@code store} on {@code driver} for {@code project} and {@code session}; {@code model} (null for none)
+     * makes the vectors of entries. With a model, call {@link #prepareVectors()} before use.
+     */
     public GraphStore(String provider, Drivers.Shared driver, Clock clock, String store, String project, String session,
-                      Limits limits, Duration queryTimeout) {
+                      Limits limits, Duration queryTimeout, EmbeddingModel model) {
+        this.model = model;
         this.provider = provider;
         this.driver = driver;
         this.clock = clock;
@@ -131,11 +141,17 @@ public final class GraphStore {
         return closed;
     }
 
-    /** Closes this store; the driver closes with its last user. Idempotent. */
+    /** Closes this store and its embedding model; the driver closes with its last user. Idempotent. */
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            driver.release();
+            try {
+                if (model != null) {
+                    model.close();
+                }
+            } finally {
+                driver.release();
+            }
         }
     }
 
@@ -332,14 +348,17 @@ public final class GraphStore {
      */
     private void retire(TransactionContext tx, Scope scope, String key) {
         tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0"
-                + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false"
+                + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false REMOVE p.embedding"
                 + " WITH m, p OPTIONAL MATCH (m)-[s:SUPERSEDES]->(older:MemoryVersion)"
                 + " FOREACH (o IN CASE WHEN older IS NULL THEN [] ELSE [older] END | CREATE (p)-[:SUPERSEDES]->(o))"
                 + " DELETE s CREATE (m)-[:SUPERSEDES]->(p)", keyParams(scope, key)).consume();
     }
 
-    /** Writes {@code entry} over what {@code current} says is stored; the key's node must be locked. */
-    void apply(TransactionContext tx, MemoryEntry entry, Current current) {
+    /**
+     * Writes {@code entry} over what {@code current} says is stored; the key's node must be locked. {@code vector} is
+     * the entry's {@link #embedding}: null without a model, which removes a vector an earlier model left.
+     */
+    void apply(TransactionContext tx, MemoryEntry entry, Current current, List<Double> vector) {
         Scope scope = entry.scope();
         if (current.live().isPresent()) {
             retire(tx, scope, entry.key());
@@ -355,10 +374,12 @@ public final class GraphStore {
         params.put("rev", UUID.randomUUID().toString());
         params.put("fresh", current.live().isEmpty());
         params.put("snapshot", snapshot(entry));
+        params.put("embedding", vector);
+        params.put("zeroVector", model != null && vector == null ? Boolean.TRUE : null);
         tx.run("MERGE (m:Memory " + KEY_PROPS + ")"
                 + " SET m.value = $value, m.tags = $tags, m.tagText = $tagText, m.metadata = $metadata,"
                 + " m.createdAt = $createdAt, m.updatedAt = $updatedAt, m.version = $version, m.rev = $rev,"
-                + " m.snapshot = $snapshot"
+                + " m.snapshot = $snapshot, m.embedding = $embedding, m.zeroVector = $zeroVector"
                 + " WITH m WHERE $fresh"
                 + " OPTIONAL MATCH (h:MemoryVersion " + KEY_PROPS + ") WITH m, h ORDER BY h.version DESC LIMIT 1"
                 + " FOREACH (x IN CASE WHEN h IS NULL THEN [] ELSE [h] END | CREATE (m)-[:SUPERSEDES]->(x))", params).consume();
@@ -394,11 +415,13 @@ public final class GraphStore {
 
     /** Stores a validated write: one transaction. */
     public MemoryEntry set(EntryWrite write) {
+        // the vector depends on key, tags and value only, so it is made once, before the (retried) transaction
+        List<Double> vector = embedding(write.toEntry(Optional.empty(), clock.instant()));
         return write("store " + describe(write.key(), write.scope()), tx -> {
             lock(tx, write.scope(), write.key());
             Current current = current(tx, write.scope(), write.key());
             MemoryEntry entry = stamp(write, current.live(), current.lastVersion(), clock.instant());
-            apply(tx, entry, current);
+            apply(tx, entry, current, vector);
             return entry;
         });
     }
@@ -510,6 +533,288 @@ public final class GraphStore {
         });
         hits.sort(RANKING);
         return hits.size() > request.limit() ? List.copyOf(hits.subList(0, request.limit())) : List.copyOf(hits);
+    }
+
+    // ------------------------------------------------------------------ vectors and semantic search
+
+    /** The vector index on {@code :Memory(embedding)}, shared by every store of the database. */
+    public static final String VECTOR_INDEX = "forge_memory_vectors";
+
+    /** How far Neo4j's single-precision index scores may stray from the exact cosine computed here. */
+    private static final double SLACK = 1e-4;
+
+    /** Writes and reads of vectors in batches of this many entries. */
+    private static final int BATCH = 500;
+
+    /** The vector of {@code entry}'s {@link SemanticScorer#embeddingText} as stored, or null without a model or for a zero vector. */
+    List<Double> embedding(MemoryEntry entry) {
+        return model == null ? null : stored(model.embed(SemanticScorer.embeddingText(entry)));
+    }
+
+    /** A vector as a Neo4j list property; null for all zeros, which a cosine index cannot hold and which matches nothing. */
+    private static List<Double> stored(float[] vector) {
+        List<Double> list = new ArrayList<>(vector.length);
+        boolean zero = true;
+        for (float component : vector) {
+            zero &= component == 0f;
+            list.add((double) component);
+        }
+        return zero ? null : list;
+    }
+
+    private static float[] vector(Value value) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        List<Object> list = value.asList();
+        float[] vector = new float[list.size()];
+        for (int i = 0; i < vector.length; i++) {
+            vector[i] = ((Number) list.get(i)).floatValue();
+        }
+        return vector;
+    }
+
+    /**
+     * Makes the store ready for vectors: records the model's fingerprint with a new store (a {@code :ForgeMemoryStore}
+     * node) or checks it against a known store's, creates the vector index when missing and checks its dimension (once
+     * per driver), then gives entries written without a vector (by a provider without a model) theirs.
+     *
+     * @throws ConfigurationException if the store's vectors were made by a model of another fingerprint, or the
+     *                                database's vector index has another dimension
+     */
+    public void prepareVectors() {
+        String fingerprint = model.fingerprint();
+        int dimension = model.dimension();
+        try (Session s = driver.driver().session(driver.sessionConfig())) {
+            // a new store records this model; a known one must hold vectors of this model, or none
+            String recorded = s.executeWrite(tx -> tx.run("MERGE (s:ForgeMemoryStore {store: $store})"
+                    + " ON CREATE SET s.fingerprint = $fingerprint, s.dimension = $dimension, s.model = $model"
+                    + " RETURN s.fingerprint AS fingerprint", Map.of("store", store, "fingerprint", fingerprint,
+                    "dimension", dimension, "model", model.name())).single().get("fingerprint").asString(""), transactionConfig);
+            checkFingerprint(s, recorded);
+            if (!driver.hasVectorIndex(dimension)) {
+                createVectorIndex(s, dimension);
+            }
+        } catch (MemoryException e) {
+            throw e;
+        } catch (ServiceUnavailableException | SessionExpiredException e) {
+            throw new BackendUnavailableException("Cannot prepare the vector index: the Neo4j server at " + location()
+                    + " is unreachable (" + e.getMessage() + ").", e);
+        } catch (Neo4jException e) {
+            throw new StorageException("Cannot prepare the vector index in Neo4j at " + location() + ": " + e.getMessage(), e);
+        }
+        backfill();
+    }
+
+    /** Creates the vector index when missing (once per driver and dimension) and checks it has {@code dimension}. */
+    private void createVectorIndex(Session s, int dimension) {
+        s.run("CREATE VECTOR INDEX " + VECTOR_INDEX + " IF NOT EXISTS FOR (m:Memory) ON m.embedding OPTIONS {indexConfig: {"
+                + "`vector.dimensions`: " + dimension + ", `vector.similarity_function`: 'cosine'}}").consume();
+        s.run("CALL db.awaitIndex($name, 60)", Map.of("name", VECTOR_INDEX)).consume();
+        List<Record> index = s.run("SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
+                Map.of("name", VECTOR_INDEX)).list();
+        Object dimensions = index.isEmpty() ? null
+                : ((Map<?, ?>) index.get(0).get("options").asMap().get("indexConfig")).get("vector.dimensions");
+        if (!(dimensions instanceof Number n) || n.intValue() != dimension) {
+            throw new ConfigurationException("The vector index '" + VECTOR_INDEX + "' of the Neo4j database at "
+                    + location() + " holds vectors of " + dimensions + " dimensions, but the embedding model '"
+                    + model.name() + "' makes vectors of " + dimension + ": one database holds vectors of one"
+                    + " dimension. Configure a model of " + dimensions + " dimensions, use another database, or drop the"
+                    + " index (DROP INDEX " + VECTOR_INDEX + ") once no store of the database needs it.");
+        }
+        driver.vectorIndexReady(dimension);
+    }
+
+    /** Fails unless {@code recorded} is this model's fingerprint; a store without vectors takes the new model. */
+    private void checkFingerprint(Session s, String recorded) {
+        String fingerprint = model.fingerprint();
+        if (recorded.equals(fingerprint)) {
+            return;
+        }
+        boolean empty = s.executeWrite(tx -> {
+            long vectors = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.embedding IS NOT NULL RETURN count(m) AS n",
+                    Map.of("store", store)).single().get("n").asLong();
+            if (vectors == 0) {
+                tx.run("MATCH (s:ForgeMemoryStore {store: $store}) SET s.fingerprint = $fingerprint, s.dimension = $dimension,"
+                        + " s.model = $model", Map.of("store", store, "fingerprint", fingerprint,
+                        "dimension", model.dimension(), "model", model.name())).consume();
+            }
+            return vectors == 0;
+        }, transactionConfig);
+        if (!empty) {
+            throw new ConfigurationException("The store '" + store + "' at " + location() + " holds vectors of the embedding"
+                    + " model with fingerprint '" + recorded + "', but the configured model has fingerprint '" + fingerprint
+                    + "': vectors of different models cannot be compared. Configure the model of fingerprint '" + recorded
+                    + "' again, or rebuild the store with the new model: purge its entries (every scope, project and"
+                    + " session) and add them again.");
+        }
+    }
+
+    /** Gives live entries that have no vector theirs, in batches; an entry changed meanwhile keeps the vector its writer made. */
+    private void backfill() {
+        while (true) {
+            List<Record> rows = read("find entries without vectors", tx -> tx.run("MATCH (m:Memory) WHERE m.store = $store"
+                    + " AND m.version > 0 AND m.embedding IS NULL AND NOT coalesce(m.zeroVector, false) RETURN m LIMIT $batch",
+                    Map.of("store", store, "batch", BATCH)).list());
+            if (rows.isEmpty()) {
+                return;
+            }
+            List<Map<String, Object>> updates = new ArrayList<>();
+            List<String> texts = new ArrayList<>();
+            List<Node> nodes = new ArrayList<>();
+            for (Record row : rows) {
+                Node node = row.get("m").asNode();
+                Optional<MemoryEntry> entry = readable(node);
+                nodes.add(node);
+                texts.add(entry.map(SemanticScorer::embeddingText).orElse(""));
+            }
+            List<float[]> vectors = model.embed(texts);
+            for (int i = 0; i < nodes.size(); i++) {
+                Node node = nodes.get(i);
+                Map<String, Object> update = new HashMap<>();
+                update.put("id", node.elementId());
+                update.put("rev", node.get("rev").asString(""));
+                update.put("embedding", stored(vectors.get(i)));
+                updates.add(update);
+            }
+            // an entry whose vector is zero is marked, so that it is not looked at again; its next write clears the mark
+            write("store vectors", tx -> tx.run("UNWIND $rows AS r MATCH (m:Memory) WHERE elementId(m) = r.id"
+                    + " AND coalesce(m.rev, '') = r.rev AND m.embedding IS NULL"
+                    + " SET m.embedding = r.embedding, m.zeroVector = CASE WHEN r.embedding IS NULL THEN true ELSE null END",
+                    Map.of("rows", updates)).consume());
+            LOG.debug("Stored the vectors of {} entries of store '{}'", updates.size(), store);
+            if (rows.size() < BATCH) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * A SEMANTIC or HYBRID search; needs a model. Candidates come from the vector index, fetched in growing numbers
+     * until enough visible ones are found; their scores are then computed exactly from the stored vectors and ranked by
+     * {@link SemanticScorer}. HYBRID fuses that semantic ranking with this store's keyword ranking ({@link #search})
+     * by {@link SemanticScorer}'s reciprocal rank fusion.
+     */
+    public List<Hit> semanticSearch(SearchRequest request) {
+        float[] query = model.embed(request.text());
+        EmbeddingModel known = new QueryVector(model, request.text(), query);
+        if (request.mode() == SearchMode.SEMANTIC) {
+            Map<MemoryEntry, float[]> candidates = nearest(request, query, request.limit());
+            return SemanticScorer.rank(request, List.copyOf(candidates.keySet()), known, candidates::get);
+        }
+        SearchRequest semanticOnly = new SearchRequest(request.text(), request.scopes(), SearchMode.SEMANTIC,
+                SearchRequest.MAX_LIMIT, 0.0, request.filter());
+        Map<MemoryEntry, float[]> candidates = nearest(semanticOnly, query, SearchRequest.MAX_LIMIT);
+        List<Hit> semantic = SemanticScorer.rank(semanticOnly, List.copyOf(candidates.keySet()), known, candidates::get);
+        List<Hit> keyword = search(new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
+                SearchRequest.MAX_LIMIT, 0.0, request.filter()));
+        Map<EntryRef, MemoryEntry> entries = new LinkedHashMap<>();
+        Map<EntryRef, Double> sums = new HashMap<>();
+        for (List<Hit> ranking : List.of(keyword, semantic)) {
+            for (int i = 0; i < ranking.size(); i++) {
+                MemoryEntry entry = ranking.get(i).entry();
+                entries.putIfAbsent(entry.ref(), entry);
+                sums.merge(entry.ref(), 1.0 / (SemanticScorer.RRF_K + i + 1), Double::sum);
+            }
+        }
+        double best = 2.0 / (SemanticScorer.RRF_K + 1);
+        List<Hit> hits = new ArrayList<>();
+        entries.forEach((ref, entry) -> {
+            double score = Math.min(1.0, sums.get(ref) / best);
+            if (score >= request.threshold()) {
+                hits.add(new Hit(entry, score));
+            }
+        });
+        hits.sort(RANKING);
+        return hits.size() > request.limit() ? List.copyOf(hits.subList(0, request.limit())) : List.copyOf(hits);
+    }
+
+    /**
+     * The visible live entries (with their vectors) among the index's nearest neighbours of {@code query}: the index
+     * answers over every store of the database, so it is asked for more and more neighbours until {@code wanted}
+     * entries pass the request's filter and threshold with a score no later neighbour can reach or tie, the
+     * neighbours' scores fall below what could still be a hit, or the index has no more.
+     */
+    private Map<MemoryEntry, float[]> nearest(SearchRequest request, float[] query, int wanted) {
+        Map<MemoryEntry, float[]> found = new LinkedHashMap<>();
+        List<Double> vector = stored(query);
+        if (vector == null) {
+            return found;
+        }
+        double floor = Math.max(request.threshold(), 0.0);
+        Map<String, Object> params = new HashMap<>();
+        params.put("store", store);
+        params.put("visible", namespaces(request.scopes()));
+        params.put("index", VECTOR_INDEX);
+        params.put("vector", vector);
+        long k = Math.max(100L, Math.min((long) wanted * 10, 10_000L));
+        while (true) {
+            params.put("k", k);
+            Record row = read("search by meaning", tx -> tx.run("CALL db.index.vector.queryNodes($index, $k, $vector)"
+                    + " YIELD node, score"
+                    + " WITH collect(CASE WHEN node.store = $store AND " + String.format(VISIBLE, "node")
+                    + " AND node.version > 0 THEN node END) AS nodes, count(*) AS total, min(score) AS lowest"
+                    + " RETURN nodes, total, lowest", params).single());
+            found.clear();
+            List<Double> scores = new ArrayList<>();
+            for (Value value : row.get("nodes").values()) {
+                Node node = value.asNode();
+                float[] stored = vector(node.get("embedding"));
+                Optional<MemoryEntry> entry = readable(node);
+                if (stored == null || stored.length != query.length || entry.isEmpty()) {
+                    continue;
+                }
+                found.put(entry.get(), stored);
+                double cosine = SemanticScorer.dot(query, stored);
+                if (cosine > 0 && cosine >= request.threshold() && request.filter().matches(entry.get())) {
+                    scores.add(cosine);
+                }
+            }
+            long total = row.get("total").asLong();
+            if (total < k) {
+                return found;
+            }
+            // Neo4j scores a cosine index by (1 + cosine) / 2
+            double lowest = 2 * row.get("lowest").asDouble() - 1;
+            if (lowest < floor - SLACK) {
+                return found;
+            }
+            if (scores.size() >= wanted) {
+                scores.sort(Comparator.reverseOrder());
+                if (scores.get(wanted - 1) > lowest + SLACK) {
+                    return found;
+                }
+            }
+            k *= 4;
+        }
+    }
+
+    /** The model, except that it knows the vector of the query already. */
+    private record QueryVector(EmbeddingModel model, String text, float[] vector) implements EmbeddingModel {
+
+        @Override
+        public String name() {
+            return model.name();
+        }
+
+        @Override
+        public int dimension() {
+            return model.dimension();
+        }
+
+        @Override
+        public String fingerprint() {
+            return model.fingerprint();
+        }
+
+        @Override
+        public List<float[]> embed(List<String> texts) {
+            List<float[]> vectors = new ArrayList<>(texts.size());
+            for (String t : texts) {
+                vectors.add(t.equals(text) ? vector : model.embed(t));
+            }
+            return vectors;
+        }
     }
 
     // ------------------------------------------------------------------ history

@@ -31,8 +31,8 @@ public final class GraphTransaction implements MemoryTransaction {
     private record State(Optional<MemoryEntry> entry, long lastVersion) {
     }
 
-    /** A buffered write: an entry to store, or a deletion when {@code entry} is null. */
-    private record Operation(Id id, MemoryEntry entry) {
+    /** A buffered write: an entry to store with its vector (null without a model), or a deletion when {@code entry} is null. */
+    private record Operation(Id id, MemoryEntry entry, List<Double> vector) {
     }
 
     private final GraphStore store;
@@ -88,7 +88,7 @@ public final class GraphTransaction implements MemoryTransaction {
         State state = state(id);
         MemoryEntry entry = GraphStore.stamp(write, state.entry(), state.lastVersion(), clock.instant());
         view.put(id, new State(Optional.of(entry), entry.version()));
-        operations.add(new Operation(id, entry));
+        operations.add(new Operation(id, entry, store.embedding(entry)));
         return entry;
     }
 
@@ -101,7 +101,7 @@ public final class GraphTransaction implements MemoryTransaction {
             return false;
         }
         view.put(id, new State(Optional.empty(), state.lastVersion() + 1));
-        operations.add(new Operation(id, null));
+        operations.add(new Operation(id, null, null));
         return true;
     }
 
@@ -128,7 +128,7 @@ public final class GraphTransaction implements MemoryTransaction {
                 Id id = operation.id();
                 GraphStore.Current current = store.current(tx, id.scope(), id.key());
                 if (operation.entry() != null) {
-                    store.apply(tx, operation.entry(), current);
+                    store.apply(tx, operation.entry(), current, operation.vector());
                 } else if (current.live().isPresent()) {
                     store.deleteLive(tx, id.scope(), id.key(), current, clock.instant());
                 }
