@@ -67,6 +67,11 @@ public record GraphConfig(String url, String username, String password, String d
         url = url == null ? DEFAULT_URL : url.trim();
         try {
             URI uri = new URI(url);
+            if (uri.getRawUserInfo() != null) {
+                // The URL appears in messages and logs; credentials in it would leak there.
+                throw new ConfigurationException("'url' must not hold a user name or password: put them in 'username' "
+                        + "and 'password' (e.g. password: \"${NEO4J_PASSWORD}\").");
+            }
             if (uri.getScheme() == null || !SCHEMES.contains(uri.getScheme()) || uri.getHost() == null) {
                 throw new ConfigurationException("'url' must be a Bolt address such as " + DEFAULT_URL
                         + " (schemes bolt, bolt+s, neo4j, neo4j+s); it is '" + url + "'.");

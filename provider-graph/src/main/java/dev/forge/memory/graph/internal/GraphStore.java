@@ -229,8 +229,11 @@ public final class GraphStore {
      * The whole entry as one JSON property, which is what readers read: Neo4j reads committed data property by
      * property, so a reader racing a writer could otherwise combine one version's value with another's number.
      */
-    static String snapshot(MemoryEntry entry) {
+    static String snapshot(MemoryEntry entry, String revision) {
         Map<String, Object> snapshot = new LinkedHashMap<>();
+        // The revision travels with the entry, so that an optimistic read never pairs one write's entry with
+        // another write's revision (properties read one by one can come from two commits).
+        snapshot.put("rev", revision);
         snapshot.put("value", entry.value());
         snapshot.put("tags", entry.tags());
         snapshot.put("metadata", entry.metadata());
@@ -310,9 +313,24 @@ public final class GraphStore {
                 + " RETURN m, v.version AS last, v.rev AS head", keyParams(scope, key)).single();
         Optional<MemoryEntry> live = row.get("m").isNull() ? Optional.empty() : Optional.of(entry(row.get("m").asNode()));
         long last = row.get("last").isNull() ? 0 : row.get("last").asLong();
-        String revision = live.isPresent() ? row.get("m").asNode().get("rev").asString("")
+        String revision = live.isPresent() ? revision(row.get("m").asNode())
                 : row.get("head").isNull() ? "" : row.get("head").asString();
         return new Current(live, Math.max(last, live.map(MemoryEntry::version).orElse(0L)), revision);
+    }
+
+    /** The revision of a live node, read from its snapshot so that it belongs to the entry read with it. */
+    private static String revision(org.neo4j.driver.types.Node node) {
+        if (node.containsKey("snapshot")) {
+            try {
+                Object rev = JSON.readValue(node.get("snapshot").asString(), MAP).get("rev");
+                if (rev instanceof String text) {
+                    return text;
+                }
+            } catch (java.io.IOException e) {
+                throw new CorruptEntryException("The snapshot of a node cannot be read: " + e.getMessage());
+            }
+        }
+        return node.get("rev").asString("");
     }
 
     /** Takes the write lock of the key's node, creating a placeholder (version 0) when there is none. */
@@ -371,9 +389,10 @@ public final class GraphStore {
         params.put("createdAt", entry.createdAt().toEpochMilli());
         params.put("updatedAt", entry.updatedAt().toEpochMilli());
         params.put("version", entry.version());
-        params.put("rev", UUID.randomUUID().toString());
+        String revision = UUID.randomUUID().toString();
+        params.put("rev", revision);
         params.put("fresh", current.live().isEmpty());
-        params.put("snapshot", snapshot(entry));
+        params.put("snapshot", snapshot(entry, revision));
         params.put("embedding", vector);
         params.put("zeroVector", model != null && vector == null ? Boolean.TRUE : null);
         tx.run("MERGE (m:Memory " + KEY_PROPS + ")"
@@ -702,12 +721,15 @@ public final class GraphStore {
             Map<MemoryEntry, float[]> candidates = nearest(request, query, request.limit());
             return SemanticScorer.rank(request, List.copyOf(candidates.keySet()), known, candidates::get);
         }
+        // Both rankings are fused to a depth of ten times the limit (at least 100): deeper ranks add almost nothing to
+        // reciprocal rank fusion, and reading them all would read the whole index on a large database.
+        int depth = Math.min(SearchRequest.MAX_LIMIT, Math.max(request.limit() * 10, 100));
         SearchRequest semanticOnly = new SearchRequest(request.text(), request.scopes(), SearchMode.SEMANTIC,
-                SearchRequest.MAX_LIMIT, 0.0, request.filter());
-        Map<MemoryEntry, float[]> candidates = nearest(semanticOnly, query, SearchRequest.MAX_LIMIT);
+                depth, 0.0, request.filter());
+        Map<MemoryEntry, float[]> candidates = nearest(semanticOnly, query, depth);
         List<Hit> semantic = SemanticScorer.rank(semanticOnly, List.copyOf(candidates.keySet()), known, candidates::get);
         List<Hit> keyword = search(new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
-                SearchRequest.MAX_LIMIT, 0.0, request.filter()));
+                depth, 0.0, request.filter()));
         Map<EntryRef, MemoryEntry> entries = new LinkedHashMap<>();
         Map<EntryRef, Double> sums = new HashMap<>();
         for (List<Hit> ranking : List.of(keyword, semantic)) {
@@ -735,6 +757,9 @@ public final class GraphStore {
      * entries pass the request's filter and threshold with a score no later neighbour can reach or tie, the
      * neighbours' scores fall below what could still be a hit, or the index has no more.
      */
+    /** The most neighbours one semantic search asks the vector index for. */
+    static final long MAX_NEIGHBOURS = 40_000;
+
     private Map<MemoryEntry, float[]> nearest(SearchRequest request, float[] query, int wanted) {
         Map<MemoryEntry, float[]> found = new LinkedHashMap<>();
         List<Double> vector = stored(query);
@@ -785,7 +810,11 @@ public final class GraphStore {
                     return found;
                 }
             }
-            k *= 4;
+            if (k >= MAX_NEIGHBOURS) {
+                // Best effort: a filter that keeps few of the nearest entries would otherwise read the whole index.
+                return found;
+            }
+            k = Math.min(k * 4, MAX_NEIGHBOURS);
         }
     }
 

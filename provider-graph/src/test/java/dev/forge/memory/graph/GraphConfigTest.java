@@ -1,0 +1,42 @@
+package dev.forge.memory.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.ProviderConfig;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The graph provider's settings: defaults, and values refused before any connection is tried. */
+class GraphConfigTest {
+
+    private static GraphConfig bind(Map<String, ?> values) {
+        return ProviderConfig.of(values).bind(GraphConfig.class);
+    }
+
+    @Test
+    void defaults_are_a_local_server_and_bounded_timeouts() {
+        GraphConfig config = bind(Map.of());
+        assertThat(config.url()).isEqualTo(GraphConfig.DEFAULT_URL);
+        assertThat(config.connectTimeout().duration()).isPositive();
+        assertThat(config.queryTimeout().duration()).isPositive();
+    }
+
+    @Test
+    void a_url_with_credentials_is_refused_without_echoing_them() {
+        assertThatThrownBy(() -> bind(Map.of("url", "bolt://neo4j:s3cr3t@localhost:7687")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'username'").hasMessageNotContaining("s3cr3t");
+    }
+
+    @Test
+    void other_schemes_unknown_keys_and_bad_values_are_refused() {
+        assertThatThrownBy(() -> bind(Map.of("url", "http://localhost:7474"))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("Bolt");
+        assertThatThrownBy(() -> bind(Map.of("urll", "bolt://localhost"))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("url");
+        assertThatThrownBy(() -> bind(Map.of("pool_size", 0))).isInstanceOf(ConfigurationException.class);
+        assertThatThrownBy(() -> bind(Map.of("connect_timeout", "0"))).isInstanceOf(ConfigurationException.class);
+    }
+}
