@@ -1,5 +1,6 @@
 package dev.forge.memory.spi;
 
+import dev.forge.memory.EntryRef;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.SearchMode;
@@ -8,6 +9,7 @@ import dev.forge.memory.embedding.EmbeddingModel;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -67,13 +69,29 @@ public final class SemanticScorer {
         SearchRequest unlimited = new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
                 SearchRequest.MAX_LIMIT, 0.0, request.filter());
         List<Hit> keyword = KeywordScorer.rank(unlimited, candidates);
-        Map<MemoryEntry, Double> fused = new HashMap<>();
-        addRanks(fused, keyword);
-        addRanks(fused, semantic);
+        return fuse(request, keyword, semantic);
+    }
+
+    /**
+     * Fuses a keyword and a semantic ranking (each best first, computed with the request's scopes and filter and no
+     * limit) by reciprocal rank fusion, as HYBRID search does: scores scaled into (0, 1], the request's threshold and
+     * limit applied, ties by key then scope. Entries are matched by their {@link dev.forge.memory.EntryRef}; the first
+     * ranking's entry object is kept.
+     */
+    public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic) {
+        Map<EntryRef, MemoryEntry> entries = new LinkedHashMap<>();
+        Map<EntryRef, Double> sums = new HashMap<>();
+        for (List<Hit> ranking : List.of(keyword, semantic)) {
+            for (int i = 0; i < ranking.size(); i++) {
+                MemoryEntry entry = ranking.get(i).entry();
+                entries.putIfAbsent(entry.ref(), entry);
+                sums.merge(entry.ref(), 1.0 / (RRF_K + i + 1), Double::sum);
+            }
+        }
         double best = 2.0 / (RRF_K + 1);
         List<Hit> hits = new ArrayList<>();
-        fused.forEach((entry, sum) -> {
-            double score = Math.min(1.0, sum / best);
+        entries.forEach((ref, entry) -> {
+            double score = Math.min(1.0, sums.get(ref) / best);
             if (score >= request.threshold()) {
                 hits.add(new Hit(entry, score));
             }
@@ -97,12 +115,6 @@ public final class SemanticScorer {
         }
         hits.sort(RANKING);
         return hits;
-    }
-
-    private static void addRanks(Map<MemoryEntry, Double> fused, List<Hit> ranking) {
-        for (int i = 0; i < ranking.size(); i++) {
-            fused.merge(ranking.get(i).entry(), 1.0 / (RRF_K + i + 1), Double::sum);
-        }
     }
 
     private static List<Hit> cut(List<Hit> hits, int limit) {

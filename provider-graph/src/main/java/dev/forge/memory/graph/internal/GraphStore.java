@@ -730,25 +730,7 @@ public final class GraphStore {
         List<Hit> semantic = SemanticScorer.rank(semanticOnly, List.copyOf(candidates.keySet()), known, candidates::get);
         List<Hit> keyword = search(new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
                 depth, 0.0, request.filter()));
-        Map<EntryRef, MemoryEntry> entries = new LinkedHashMap<>();
-        Map<EntryRef, Double> sums = new HashMap<>();
-        for (List<Hit> ranking : List.of(keyword, semantic)) {
-            for (int i = 0; i < ranking.size(); i++) {
-                MemoryEntry entry = ranking.get(i).entry();
-                entries.putIfAbsent(entry.ref(), entry);
-                sums.merge(entry.ref(), 1.0 / (SemanticScorer.RRF_K + i + 1), Double::sum);
-            }
-        }
-        double best = 2.0 / (SemanticScorer.RRF_K + 1);
-        List<Hit> hits = new ArrayList<>();
-        entries.forEach((ref, entry) -> {
-            double score = Math.min(1.0, sums.get(ref) / best);
-            if (score >= request.threshold()) {
-                hits.add(new Hit(entry, score));
-            }
-        });
-        hits.sort(RANKING);
-        return hits.size() > request.limit() ? List.copyOf(hits.subList(0, request.limit())) : List.copyOf(hits);
+        return SemanticScorer.fuse(request, keyword, semantic);
     }
 
     /**
