@@ -7,10 +7,14 @@ import dev.forge.memory.Relation;
 import dev.forge.memory.Traversal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
 
 /**
@@ -54,5 +58,29 @@ public final class GraphWalker {
             }
         }
         return List.copyOf(paths);
+    }
+
+    /**
+     * Walks from {@code start} over a set of relations a provider collected from its backend (for instance those
+     * reachable within the traversal's depth): each entry's relations are taken from the set, sorted as
+     * {@link dev.forge.memory.MemoryGraph#relations} promises, a relation of an entry to itself once.
+     */
+    public static List<GraphPath> traverse(EntryRef start, Traversal traversal, Collection<Relation> edges) {
+        Map<EntryRef, Set<Relation>> outgoing = new HashMap<>();
+        Map<EntryRef, Set<Relation>> incoming = new HashMap<>();
+        for (Relation edge : edges) {
+            outgoing.computeIfAbsent(edge.from(), k -> new HashSet<>()).add(edge);
+            incoming.computeIfAbsent(edge.to(), k -> new HashSet<>()).add(edge);
+        }
+        return traverse(start, traversal, (at, direction) -> {
+            Set<Relation> relations = new TreeSet<>();
+            if (direction != Direction.INCOMING) {
+                relations.addAll(outgoing.getOrDefault(at, Set.of()));
+            }
+            if (direction != Direction.OUTGOING) {
+                relations.addAll(incoming.getOrDefault(at, Set.of()));
+            }
+            return List.copyOf(relations);
+        });
     }
 }

@@ -996,21 +996,6 @@ public final class GraphStore {
         if (edges == null) {
             return List.of();
         }
-        Map<EntryRef, Set<Relation>> outgoing = new HashMap<>();
-        Map<EntryRef, Set<Relation>> incoming = new HashMap<>();
-        for (Relation edge : edges) {
-            outgoing.computeIfAbsent(edge.from(), k -> new LinkedHashSet<>()).add(edge);
-            incoming.computeIfAbsent(edge.to(), k -> new LinkedHashSet<>()).add(edge);
-        }
-        return GraphWalker.traverse(start, traversal, (at, direction) -> {
-            Set<Relation> relations = new TreeSet<>();
-            if (direction != Direction.INCOMING) {
-                relations.addAll(outgoing.getOrDefault(at, Set.of()));
-            }
-            if (direction != Direction.OUTGOING) {
-                relations.addAll(incoming.getOrDefault(at, Set.of()));
-            }
-            return List.copyOf(relations);
-        });
+        return GraphWalker.traverse(start, traversal, edges);
     }
 }

@@ -31,13 +31,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -713,24 +710,7 @@ public final class SqliteStore {
         if (edges == null) {
             return List.of();
         }
-        Map<EntryRef, Set<Relation>> outgoing = new HashMap<>();
-        Map<EntryRef, Set<Relation>> incoming = new HashMap<>();
-        for (Relation edge : edges) {
-            outgoing.computeIfAbsent(edge.from(), k -> new LinkedHashSet<>()).add(edge);
-            incoming.computeIfAbsent(edge.to(), k -> new LinkedHashSet<>()).add(edge);
-        }
-        return GraphWalker.traverse(start, traversal, (at, direction) -> {
-            Set<Relation> relations = new LinkedHashSet<>();
-            if (direction != Direction.INCOMING) {
-                relations.addAll(outgoing.getOrDefault(at, Set.of()));
-            }
-            if (direction != Direction.OUTGOING) {
-                relations.addAll(incoming.getOrDefault(at, Set.of()));
-            }
-            List<Relation> sorted = new ArrayList<>(relations);
-            sorted.sort(null);
-            return sorted;
-        });
+        return GraphWalker.traverse(start, traversal, edges);
     }
 
     // ------------------------------------------------------------------ maintenance
