@@ -21,5 +21,10 @@ public enum Capability {
      * {@link MemoryProvider#clear} append a tombstone version: the key's earlier versions stay in its history, and a
      * key written again continues the numbering after the tombstone. {@link VersionHistory#purge} erases them.
      */
-    TOMBSTONES
+    TOMBSTONES,
+    /**
+     * The provider keeps derived indexes (vectors, full-text) that can be rebuilt from the stored entries:
+     * {@link MemoryProvider#reindexing()} is present.
+     */
+    REINDEX
 }

@@ -122,6 +122,11 @@ public interface MemoryProvider extends AutoCloseable {
         return Optional.empty();
     }
 
+    /** Rebuilding of derived indexes, present exactly when {@link Capability#REINDEX} is listed. */
+    default Optional<Reindexing> reindexing() {
+        return Optional.empty();
+    }
+
     /** The graph facet, or {@link UnsupportedCapabilityException} naming this provider. */
     default MemoryGraph requireGraph() {
         return graph().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.GRAPH));
@@ -135,6 +140,11 @@ public interface MemoryProvider extends AutoCloseable {
     /** The history facet, or {@link UnsupportedCapabilityException} naming this provider. */
     default VersionHistory requireHistory() {
         return history().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.HISTORY));
+    }
+
+    /** The reindexing facet, or {@link UnsupportedCapabilityException} naming this provider. */
+    default Reindexing requireReindexing() {
+        return reindexing().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.REINDEX));
     }
 
     /**

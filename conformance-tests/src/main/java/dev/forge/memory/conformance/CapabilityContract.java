@@ -33,6 +33,11 @@ public abstract class CapabilityContract extends ContractSupport {
     }
 
     @Test
+    void reindexing_facet_is_present_exactly_when_reindex_is_reported() {
+        assertThat(provider.reindexing().isPresent()).isEqualTo(has(Capability.REINDEX));
+    }
+
+    @Test
     void capabilities_are_stable_and_cannot_be_changed_by_callers() {
         assertThat(provider.capabilities()).isEqualTo(provider.capabilities());
         assertThatThrownBy(() -> provider.capabilities().add(Capability.GRAPH)).isInstanceOf(UnsupportedOperationException.class);
@@ -64,6 +69,7 @@ public abstract class CapabilityContract extends ContractSupport {
         assertThat(provider.graph().isPresent()).isEqualTo(capabilities.contains(Capability.GRAPH));
         assertThat(provider.transactions().isPresent()).isEqualTo(capabilities.contains(Capability.TRANSACTIONS));
         assertThat(provider.history().isPresent()).isEqualTo(capabilities.contains(Capability.HISTORY));
+        assertThat(provider.reindexing().isPresent()).isEqualTo(capabilities.contains(Capability.REINDEX));
     }
 
     @Test
@@ -82,6 +88,20 @@ public abstract class CapabilityContract extends ContractSupport {
     @RequiresCapability(Capability.HISTORY)
     void require_history_returns_the_facet_when_present() {
         assertThat(provider.requireHistory()).isSameAs(provider.history().orElseThrow());
+    }
+
+    @Test
+    @RequiresCapability(Capability.REINDEX)
+    void require_reindexing_returns_the_facet_when_present() {
+        assertThat(provider.requireReindexing()).isSameAs(provider.reindexing().orElseThrow());
+    }
+
+    @Test
+    @LacksCapability(Capability.REINDEX)
+    void missing_reindexing_is_refused_naming_provider_and_capability_and_changes_nothing() {
+        List<MemoryEntry> before = seed();
+        assertRefused(() -> provider.requireReindexing(), Capability.REINDEX);
+        assertUnchanged(before);
     }
 
     @Test

@@ -148,4 +148,14 @@ public abstract class MemoryProviderConformance {
             return MemoryProviderConformance.this.openProvider(context);
         }
     }
+
+    /** Rebuilding derived indexes where offered: nothing changes but the indexes. */
+    @Nested
+    @DisplayName("Reindex")
+    class Reindex extends ReindexContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
 }

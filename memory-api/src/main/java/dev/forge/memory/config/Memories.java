@@ -94,6 +94,7 @@ public final class Memories {
         private Clock clock = Clock.systemUTC();
         private ClassLoader classLoader;
         private boolean plugins = true;
+        private boolean openForReindex;
 
         private Builder() {
         }
@@ -153,6 +154,15 @@ public final class Memories {
         /** Whether to load provider jars from the plugin folders (default true). */
         public Builder plugins(boolean plugins) {
             this.plugins = plugins;
+            return this;
+        }
+
+        /**
+         * Whether the provider is opened to be reindexed ({@code forge-memory reindex}); see
+         * {@link ProviderContext#openForReindex()}. Default false.
+         */
+        public Builder openForReindex(boolean openForReindex) {
+            this.openForReindex = openForReindex;
             return this;
         }
 
@@ -310,6 +320,7 @@ public final class Memories {
                     .baseDirectory(resolved.projectDirectory())
                     .forgeHome(forgeHome())
                     .registry(registry)
+                    .openForReindex(openForReindex)
                     .build();
         }
 

@@ -22,6 +22,7 @@ public final class ProviderContext {
     private final Clock clock;
     private final Path baseDirectory;
     private final Path forgeHome;
+    private final boolean openForReindex;
     private volatile ProviderRegistry registry;
 
     private ProviderContext(Builder b) {
@@ -36,6 +37,7 @@ public final class ProviderContext {
         this.baseDirectory = b.baseDirectory.toAbsolutePath().normalize();
         this.forgeHome = (b.forgeHome != null ? b.forgeHome : defaultForgeHome()).toAbsolutePath().normalize();
         this.registry = b.registry;
+        this.openForReindex = b.openForReindex;
     }
 
     private static Path defaultForgeHome() {
@@ -55,7 +57,7 @@ public final class ProviderContext {
     /** A builder starting from this context's values. */
     public Builder toBuilder() {
         Builder builder = new Builder().config(config).projectId(projectId).sessionId(sessionId).clock(clock)
-                .baseDirectory(baseDirectory).forgeHome(forgeHome);
+                .baseDirectory(baseDirectory).forgeHome(forgeHome).openForReindex(openForReindex);
         builder.registry = registry;
         return builder;
     }
@@ -96,6 +98,16 @@ public final class ProviderContext {
      */
     public Path forgeHome() {
         return forgeHome;
+    }
+
+    /**
+     * Whether the caller opens the provider in order to {@link dev.forge.memory.Reindexing#reindex rebuild its
+     * indexes}: a provider whose index was built by another embedding model then opens instead of throwing
+     * {@link dev.forge.memory.IndexModelMismatchException}, and refuses the searches that need vectors until the
+     * rebuild is done. Off by default.
+     */
+    public boolean openForReindex() {
+        return openForReindex;
     }
 
     /**
@@ -152,6 +164,7 @@ public final class ProviderContext {
         private Path baseDirectory = Path.of("");
         private Path forgeHome;
         private ProviderRegistry registry;
+        private boolean openForReindex;
 
         private Builder() {
         }
@@ -195,6 +208,12 @@ public final class ProviderContext {
         /** The registry; by default the factories found on the thread's context class loader, looked up on first use. */
         public Builder registry(ProviderRegistry registry) {
             this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** Whether the provider is opened to be reindexed; see {@link ProviderContext#openForReindex()}. */
+        public Builder openForReindex(boolean openForReindex) {
+            this.openForReindex = openForReindex;
             return this;
         }
 
