@@ -14,6 +14,7 @@ import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
+import dev.forge.memory.Reindexing;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
@@ -44,7 +45,8 @@ import java.util.Set;
 import java.util.concurrent.locks.Lock;
 
 /**
- * The reference provider: keeps everything in an {@link InMemoryStore}, has every capability but semantic search.
+ * The reference provider: keeps everything in an {@link InMemoryStore}; has every capability, semantic search and
+ * reindexing only when opened with an embedding model.
  *
  * <p>Thread-safe: one read-write lock per store. Transactions are optimistic: writes are buffered, and
  * commit fails with {@link ConflictException} (applying nothing) if a key the transaction touched was changed
@@ -66,6 +68,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     private final Graph graph = new Graph();
     private final Transactions transactions = this::begin;
     private final VersionHistory history = new History();
+    private final Reindexing reindexing = this::reindex;
     private volatile boolean closed;
     private final EmbeddingModel model;
     // Vectors of the entries searched so far; entries are immutable, and a replaced one is collected with its vector.
@@ -221,6 +224,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         }
         EnumSet<Capability> semantic = EnumSet.copyOf(capabilities);
         semantic.add(Capability.SEMANTIC_SEARCH);
+        semantic.add(Capability.REINDEX);
         return Set.copyOf(semantic);
     }
 
@@ -237,6 +241,32 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     @Override
     public Optional<VersionHistory> history() {
         return Optional.of(history);
+    }
+
+    /** Present with a model: a reindex embeds every current entry of the store again, replacing cached vectors. */
+    @Override
+    public Optional<Reindexing> reindexing() {
+        return model == null ? Optional.empty() : Optional.of(reindexing);
+    }
+
+    private Reindexing.ReindexResult reindex(Reindexing.Progress progress) {
+        Objects.requireNonNull(progress, "progress");
+        long started = System.nanoTime();
+        return write(() -> {
+            List<MemoryEntry> entries = store.allCurrentEntries();
+            progress.update(0, entries.size());
+            int batch = 64;
+            for (int from = 0; from < entries.size(); from += batch) {
+                List<MemoryEntry> slice = entries.subList(from, Math.min(entries.size(), from + batch));
+                List<float[]> embedded = model.embed(slice.stream().map(SemanticScorer::embeddingText).toList());
+                for (int i = 0; i < slice.size(); i++) {
+                    vectors.put(slice.get(i), embedded.get(i));
+                }
+                progress.update(from + slice.size(), entries.size());
+            }
+            return new Reindexing.ReindexResult(entries.size(), model.fingerprint(),
+                    java.time.Duration.ofNanos(System.nanoTime() - started));
+        });
     }
 
     @Override

@@ -98,6 +98,15 @@ public final class InMemoryStore {
         return entries;
     }
 
+    /** The current entry of every key of every namespace: what a reindex re-embeds. */
+    List<MemoryEntry> allCurrentEntries() {
+        List<MemoryEntry> entries = new ArrayList<>();
+        for (Namespace namespace : versions.keySet()) {
+            currentEntries(namespace).forEach(entries::add);
+        }
+        return entries;
+    }
+
     /**
      * The version a write of a key that has no current entry gets: 1, or after a tombstone the number after it.
      *
