@@ -34,7 +34,8 @@ import java.util.TreeSet;
 final class BatchSearch {
 
     /** The fields an input line may have. */
-    static final Set<String> FIELDS = Set.of("id", "text", "scope", "scopes", "limit", "mode", "threshold", "tags");
+    static final Set<String> FIELDS = Set.of("id", "text", "scope", "scopes", "limit", "mode", "threshold", "tags",
+            "relevant");
 
     private BatchSearch() {
     }
@@ -43,8 +44,12 @@ final class BatchSearch {
     record Defaults(Set<Scope> scopes, SearchMode mode, int limit, double threshold, List<String> tags) {
     }
 
-    /** One checked input line. */
-    record Line(int number, String id, SearchRequest request) {
+    /**
+     * One checked input line.
+     *
+     * @param relevant the keys a perfect search finds (a labelled query), or null if the line has no labels
+     */
+    record Line(int number, String id, SearchRequest request, List<String> relevant) {
     }
 
     /** Reads and checks a queries file. */
@@ -148,10 +153,17 @@ final class BatchSearch {
             threshold = value.doubleValue();
         }
         List<String> tags = object.has("tags") ? textList(object, "tags", source, number) : defaults.tags();
+        List<String> relevant = null;
+        if (object.has("relevant")) {
+            relevant = List.copyOf(new java.util.LinkedHashSet<>(textList(object, "relevant", source, number)));
+            if (relevant.isEmpty()) {
+                throw bad(source, number, "'relevant' must name at least one key (leave it out for an unlabelled query)");
+            }
+        }
         try {
             SearchRequest request = SearchRequest.builder(text).scopes(scopes).mode(mode).limit(limit)
                     .threshold(threshold).tags(tags).build();
-            return new Line(number, id, request);
+            return new Line(number, id, request, relevant);
         } catch (InvalidRequestException e) {
             throw bad(source, number, e.getMessage());
         }
@@ -204,13 +216,24 @@ final class BatchSearch {
         return new UsageException(source + ":" + number + ": " + sentence + " Nothing was run.");
     }
 
-    /** One output line's document. */
-    static ObjectNode result(String id, List<Hit> hits) {
+    /** One output line's document; with labels, also the query's recall. */
+    static ObjectNode result(Line line, List<Hit> hits) {
         ObjectNode node = Json.object();
-        node.put("id", id);
+        node.put("id", line.id());
         ArrayNode array = node.putArray("hits");
         hits.forEach(hit -> array.add(Json.hitSummary(hit)));
+        if (line.relevant() != null) {
+            node.put("recall", recall(line.relevant(), hits));
+        }
         return node;
+    }
+
+    /** The share of {@code relevant} keys among the keys of {@code hits} (in any scope). */
+    static double recall(List<String> relevant, List<Hit> hits) {
+        Set<String> found = new java.util.HashSet<>();
+        hits.forEach(hit -> found.add(hit.entry().key()));
+        long matched = relevant.stream().filter(found::contains).count();
+        return (double) matched / relevant.size();
     }
 
     /** Writes the lines to {@code file} all at once: a reader never sees half the results. */

@@ -64,6 +64,7 @@ import picocli.CommandLine.Spec;
             TraverseCommand.class,
             HistoryCommand.class,
             DoctorCommand.class,
+            ReindexCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {
@@ -71,7 +72,8 @@ import picocli.CommandLine.Spec;
             "    1  not found: no such key or entry",
             "    2  usage: bad or empty option, argument, key, value or request;",
             "       clear without --yes, purge --all without --scope",
-            "    3  configuration: bad config file or key, unknown provider, unset $${VAR}",
+            "    3  configuration: bad config file or key, unknown provider, unset $${VAR},",
+            "       an index built by another embedding model (run reindex)",
             "       (config still prints what it resolved)",
             "    4  backend or I/O: unavailable, storage failure, damaged entry, conflict;",
             "       a file the command writes (init, search --out) cannot be written",

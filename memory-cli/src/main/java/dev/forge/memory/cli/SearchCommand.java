@@ -26,7 +26,9 @@ import picocli.CommandLine.ParentCommand;
             "With --batch, run every query of a JSON Lines file on one provider and write one result line per query, "
                     + "in input order: {\"id\": ..., \"hits\": [{\"key\": ..., \"scope\": ..., \"score\": ...}]}. "
                     + "An input line holds \"id\" and \"text\", optionally \"scope\" or \"scopes\", \"limit\", \"mode\", "
-                    + "\"threshold\" and \"tags\"; missing ones take the values of the options. Every line is checked "
+                    + "\"threshold\" and \"tags\"; missing ones take the values of the options. A line with \"relevant\": "
+                    + "[keys] is a labelled query: its result gets \"recall\" (the share of those keys among the hits), and "
+                    + "the mean recall of all labelled queries is printed on stderr. Every line is checked "
                     + "before anything runs or is written. --json does not change the batch output: it is JSON Lines "
                     + "either way. A file that cannot be written exits 4."})
 final class SearchCommand implements Callable<Integer> {
@@ -107,6 +109,8 @@ final class SearchCommand implements Callable<Integer> {
                 ? BatchSearch.parse(SetCommand.decode(readStdin(), "stdin"), "stdin", defaults)
                 : BatchSearch.read(batch.toAbsolutePath(), defaults);
         List<String> results = new ArrayList<>(queries.size());
+        int labelled = 0;
+        double recallSum = 0;
         try (MemoryProvider memory = cli.open()) {
             for (BatchSearch.Line query : queries) {
                 // Refuse before the first search, so a batch never stops halfway through.
@@ -116,7 +120,12 @@ final class SearchCommand implements Callable<Integer> {
                 }
             }
             for (BatchSearch.Line query : queries) {
-                results.add(Json.compact(BatchSearch.result(query.id(), memory.search(query.request()))));
+                List<Hit> hits = memory.search(query.request());
+                results.add(Json.compact(BatchSearch.result(query, hits)));
+                if (query.relevant() != null) {
+                    labelled++;
+                    recallSum += BatchSearch.recall(query.relevant(), hits);
+                }
             }
         }
         if (out == null) {
@@ -127,6 +136,11 @@ final class SearchCommand implements Callable<Integer> {
             BatchSearch.write(file, results);
             cli.err().println("Wrote the results of " + results.size() + (results.size() == 1 ? " query" : " queries")
                     + " to " + file + ".");
+            cli.err().flush();
+        }
+        if (labelled > 0) {
+            cli.err().println(String.format(Locale.ROOT, "Mean recall over %d labelled %s: %.3f", labelled,
+                    labelled == 1 ? "query" : "queries", recallSum / labelled));
             cli.err().flush();
         }
         return ExitCodes.OK;

@@ -131,6 +131,9 @@ class BatchSearchTest {
             "{\"id\": \"x\", \"text\": \"t\", \"mode\": \"fuzzy\"}",
             "{\"id\": \"x\", \"text\": \"t\", \"threshold\": \"high\"}",
             "{\"id\": \"x\", \"text\": \"t\", \"id\": \"y\"}",
+            "{\"id\": \"x\", \"text\": \"t\", \"relevant\": []}",
+            "{\"id\": \"x\", \"text\": \"t\", \"relevant\": \"db\"}",
+            "{\"id\": \"x\", \"text\": \"t\", \"relevant\": [1]}",
         };
         for (String line : bad) {
             queries("{\"id\": \"fine\", \"text\": \"sqlite\"}", line);
@@ -139,6 +142,27 @@ class BatchSearchTest {
             assertThat(result.err()).as(line).contains("queries.jsonl:2: ");
             assertThat(results).as(line).doesNotExist();
         }
+    }
+
+    @Test
+    void labelled_queries_get_their_recall_and_the_mean_recall_goes_to_stderr() throws IOException {
+        queries("{\"id\": \"both\", \"text\": \"sqlite\", \"scopes\": [\"project\", \"global\"], \"relevant\": [\"db\", \"pref\"]}",
+                "{\"id\": \"half\", \"text\": \"sqlite\", \"relevant\": [\"db\", \"ci\"]}",
+                "{\"id\": \"none\", \"text\": \"react\", \"relevant\": [\"db\"]}",
+                "{\"id\": \"unlabelled\", \"text\": \"react\"}");
+        CliHarness.Result result = cli.ok("search", "--batch", queries.toString(), "--out", results.toString());
+        List<JsonNode> lines = parseLines(Files.readString(results));
+        assertThat(lines.get(0).path("recall").asDouble()).isEqualTo(1.0);
+        assertThat(lines.get(1).path("recall").asDouble()).isEqualTo(0.5);
+        assertThat(lines.get(2).path("recall").asDouble()).isEqualTo(0.0);
+        assertThat(lines.get(3).has("recall")).isFalse();
+        assertThat(result.err()).contains("Mean recall over 3 labelled queries: 0.500");
+    }
+
+    @Test
+    void a_batch_without_labels_prints_no_recall() {
+        queries("{\"id\": \"1\", \"text\": \"sqlite\"}");
+        assertThat(cli.ok("search", "--batch", queries.toString()).err()).doesNotContain("recall");
     }
 
     @Test
