@@ -79,16 +79,30 @@ public final class SemanticScorer {
      * ranking's entry object is kept.
      */
     public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic) {
+        return fuse(request, keyword, semantic, RRF_K);
+    }
+
+    /**
+     * {@link #fuse(SearchRequest, List, List)} with another rank constant {@code k} (60 by default): each entry scores
+     * {@code sum 1 / (k + rank)} over the rankings it appears in (ranks from 1), divided by {@code 2 / (k + 1)} so
+     * that first place in both rankings scores 1. A smaller {@code k} weighs the top ranks more.
+     *
+     * @throws IllegalArgumentException if {@code k} is below 1
+     */
+    public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic, int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("the rank constant k must be at least 1, was " + k);
+        }
         Map<EntryRef, MemoryEntry> entries = new LinkedHashMap<>();
         Map<EntryRef, Double> sums = new HashMap<>();
         for (List<Hit> ranking : List.of(keyword, semantic)) {
             for (int i = 0; i < ranking.size(); i++) {
                 MemoryEntry entry = ranking.get(i).entry();
                 entries.putIfAbsent(entry.ref(), entry);
-                sums.merge(entry.ref(), 1.0 / (RRF_K + i + 1), Double::sum);
+                sums.merge(entry.ref(), 1.0 / (k + i + 1), Double::sum);
             }
         }
-        double best = 2.0 / (RRF_K + 1);
+        double best = 2.0 / (k + 1);
         List<Hit> hits = new ArrayList<>();
         entries.forEach((ref, entry) -> {
             double score = Math.min(1.0, sums.get(ref) / best);
