@@ -20,8 +20,9 @@ public interface Reindexing {
 
     /**
      * Re-embeds and re-indexes every stored entry, then records the configured model's fingerprint with the index.
-     * Writes by other threads wait until it ends. If it fails part way, the index is marked incomplete and
-     * the next open (with {@link dev.forge.memory.spi.ProviderContext#openForReindex()}) must reindex again.
+     * Writes by other threads wait until it ends. If it fails part way, no stored entry is lost and the index never
+     * silently mixes two models: a provider either keeps its previous index and fingerprint (rolls back) or marks
+     * the index incomplete; in both cases opening with the new model is refused until a reindex succeeds.
      *
      * @param progress told how far the rebuild is, from the calling thread, at least at the start and the end
      * @return what was rebuilt
