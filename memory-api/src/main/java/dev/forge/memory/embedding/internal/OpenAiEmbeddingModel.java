@@ -67,11 +67,12 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
                 + (base.getRawPath() == null ? "" : base.getRawPath());
         int number = CLIENTS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
             Thread thread = new Thread(task, "forge-openai-embeddings-" + number + "-" + threads.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
+        pool.allowCoreThreadTimeOut(true);
         this.executor = pool;
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
@@ -172,7 +173,10 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
         return "OpenAiEmbeddingModel[" + fingerprint + ", " + settings + "]";
     }
 
-    /** One request with its retries: the unit vectors of {@code inputs}, checked against {@code expected} if >= 0. */
+    /**
+     * One request with its retries: the unit vectors of {@code inputs}, of {@code expected} components, or of any one
+     * number of components when {@code expected} is -1 (the probe, which sends one text).
+     */
     private List<float[]> request(List<String> inputs, int expected) {
         String body = body(inputs);
         HttpRequest.Builder builder = HttpRequest.newBuilder(endpoint)
@@ -265,7 +269,7 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
         float[][] vectors = new float[count][];
         for (JsonNode item : data) {
             JsonNode index = item.get("index");
-            if (index == null || !index.canConvertToInt() || index.asInt() < 0 || index.asInt() >= count) {
+            if (index == null || !index.isIntegralNumber() || !index.canConvertToInt() || index.asInt() < 0 || index.asInt() >= count) {
                 throw bad("returned an item without a valid 'index' (0 to " + (count - 1) + ")", body, status, null);
             }
             int i = index.asInt();
@@ -273,11 +277,8 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
                 throw bad("returned index " + i + " twice", body, status, null);
             }
             float[] vector = vector(item.get("embedding"), body, status);
-            int wanted = expected >= 0 ? expected : vectors[0] != null ? vectors[0].length : -1;
-            if (wanted >= 0 && vector.length != wanted) {
-                String message = expected < 0
-                        ? "returned vectors of different dimensions (" + wanted + " and " + vector.length + ")"
-                        : settings.dimension() != null
+            if (expected >= 0 && vector.length != expected) {
+                String message = settings.dimension() != null
                         ? "returned vectors of " + vector.length + " components, but 'dimension' is " + expected
                           + ": set 'dimension: " + vector.length + "' (and reindex), or use the model that makes "
                           + expected
