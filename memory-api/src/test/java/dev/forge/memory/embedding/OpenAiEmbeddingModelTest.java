@@ -330,6 +330,22 @@ class OpenAiEmbeddingModelTest {
     }
 
     @Test
+    void closing_stops_the_client_threads() throws InterruptedException {
+        EmbeddingModel model = open(Map.of());
+        model.embed(List.of("one", "two"));
+        model.close();
+        for (int i = 0; i < 100 && !clientThreads().isEmpty(); i++) {
+            Thread.sleep(20); // shutdownNow interrupts them; give them a moment to end
+        }
+        assertThat(clientThreads()).isEmpty();
+    }
+
+    private static List<String> clientThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .filter(name -> name.startsWith("forge-openai-embeddings-")).toList();
+    }
+
+    @Test
     void a_closed_model_refuses_to_embed() {
         EmbeddingModel model = open(Map.of());
         model.close();
