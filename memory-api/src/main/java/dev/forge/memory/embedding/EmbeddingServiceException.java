@@ -1,0 +1,45 @@
+package dev.forge.memory.embedding;
+
+import dev.forge.memory.BackendUnavailableException;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A remote embedding service could not give vectors: it refused the request (a 4xx status such as 401 for a wrong
+ * key or 404 for an unknown model), kept failing after every retry (429, 5xx, no connection, timeout), or answered
+ * with something that is not a valid embedding response (not JSON, too few vectors, vectors of another dimension).
+ *
+ * <p>Never holds the API key: neither in its message nor in the body excerpt.
+ */
+public class EmbeddingServiceException extends BackendUnavailableException {
+    private static final long serialVersionUID = 1L;
+
+    /** The HTTP status of the last response, or -1 if there was none. */
+    private final int status;
+    /** The start of the last response's body, or null. */
+    private final String bodyExcerpt;
+
+    /**
+     * An error.
+     *
+     * @param message     what happened and what to do
+     * @param status      the HTTP status of the last response, or -1 if there was no response
+     * @param bodyExcerpt the start of the last response's body, with secrets removed, or {@code null}
+     * @param cause       the I/O error or parser error, or {@code null}
+     */
+    public EmbeddingServiceException(String message, int status, String bodyExcerpt, Throwable cause) {
+        super(message, cause);
+        this.status = status;
+        this.bodyExcerpt = bodyExcerpt;
+    }
+
+    /** The HTTP status of the last response, if the service answered at all. */
+    public OptionalInt status() {
+        return status < 0 ? OptionalInt.empty() : OptionalInt.of(status);
+    }
+
+    /** The start of the last response's body (at most a few hundred characters), if there was one. */
+    public Optional<String> bodyExcerpt() {
+        return Optional.ofNullable(bodyExcerpt);
+    }
+}
