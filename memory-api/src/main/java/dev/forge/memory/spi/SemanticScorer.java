@@ -90,19 +90,33 @@ public final class SemanticScorer {
      * @throws IllegalArgumentException if {@code k} is below 1
      */
     public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic, int k) {
+        return fuse(request, keyword, semantic, k, 1.0);
+    }
+
+    /**
+     * Weighted reciprocal rank fusion: as {@link #fuse(SearchRequest, List, List, int)}, but the keyword ranking's
+     * terms are multiplied by {@code keywordWeight} (the semantic ranking's weight is 1), and the sum is divided by
+     * {@code (keywordWeight + 1) / (k + 1)}, so first place in both rankings still scores 1. A weight below 1 lets
+     * keyword matches reorder and confirm semantic hits, while an entry found by keyword alone needs a high keyword
+     * rank to enter: useful with a strong embedding model, whose ranking of natural-language questions is usually
+     * better than BM25's.
+     *
+     * @param keywordWeight in (0, 1]; 1 is plain reciprocal rank fusion
+     * @throws IllegalArgumentException if {@code k} is below 1 or the weight is outside (0, 1]
+     */
+    public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic, int k,
+            double keywordWeight) {
         if (k < 1) {
             throw new IllegalArgumentException("the rank constant k must be at least 1, was " + k);
         }
+        if (!(keywordWeight > 0 && keywordWeight <= 1)) {
+            throw new IllegalArgumentException("the keyword weight must be in (0, 1], was " + keywordWeight);
+        }
         Map<EntryRef, MemoryEntry> entries = new LinkedHashMap<>();
         Map<EntryRef, Double> sums = new HashMap<>();
-        for (List<Hit> ranking : List.of(keyword, semantic)) {
-            for (int i = 0; i < ranking.size(); i++) {
-                MemoryEntry entry = ranking.get(i).entry();
-                entries.putIfAbsent(entry.ref(), entry);
-                sums.merge(entry.ref(), 1.0 / (k + i + 1), Double::sum);
-            }
-        }
-        double best = 2.0 / (k + 1);
+        addRanks(keyword, keywordWeight, k, entries, sums);
+        addRanks(semantic, 1.0, k, entries, sums);
+        double best = (keywordWeight + 1.0) / (k + 1);
         List<Hit> hits = new ArrayList<>();
         entries.forEach((ref, entry) -> {
             double score = Math.min(1.0, sums.get(ref) / best);
@@ -112,6 +126,15 @@ public final class SemanticScorer {
         });
         hits.sort(RANKING);
         return cut(hits, request.limit());
+    }
+
+    private static void addRanks(List<Hit> ranking, double weight, int k, Map<EntryRef, MemoryEntry> entries,
+            Map<EntryRef, Double> sums) {
+        for (int i = 0; i < ranking.size(); i++) {
+            MemoryEntry entry = ranking.get(i).entry();
+            entries.putIfAbsent(entry.ref(), entry);
+            sums.merge(entry.ref(), weight / (k + i + 1), Double::sum);
+        }
     }
 
     private static List<Hit> semantic(SearchRequest request, List<MemoryEntry> candidates, EmbeddingModel model,

@@ -73,4 +73,39 @@ class SemanticScorerFuseTest {
         assertThatThrownBy(() -> SemanticScorer.fuse(request(10, 0), List.of(), List.of(), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
     }
+
+    @Test
+    void equal_weights_are_plain_reciprocal_rank_fusion() {
+        List<Hit> keyword = List.of(hit("a", 0.9), hit("b", 0.5));
+        List<Hit> semantic = List.of(hit("b", 0.8), hit("c", 0.7), hit("a", 0.1));
+        assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic, 20, 1.0))
+                .isEqualTo(SemanticScorer.fuse(request(10, 0), keyword, semantic, 20));
+    }
+
+    @Test
+    void a_lighter_keyword_ranking_cannot_push_semantic_hits_out_alone() {
+        // "noise" is first by keyword only; "s1".."s3" are the semantic top three.
+        List<Hit> keyword = List.of(hit("noise", 0.9));
+        List<Hit> semantic = List.of(hit("s1", 0.9), hit("s2", 0.8), hit("s3", 0.7));
+        assertThat(keys(SemanticScorer.fuse(request(3, 0), keyword, semantic, 10, 1.0))).contains("noise");
+        assertThat(keys(SemanticScorer.fuse(request(3, 0), keyword, semantic, 10, 0.25)))
+                .containsExactly("s1", "s2", "s3");
+    }
+
+    @Test
+    void first_in_both_rankings_scores_one_whatever_the_weight() {
+        List<Hit> fused = SemanticScorer.fuse(request(10, 0), List.of(hit("a", 0.9), hit("b", 0.2)),
+                List.of(hit("a", 0.9), hit("c", 0.5)), 20, 0.25);
+        assertThat(fused.get(0).entry().key()).isEqualTo("a");
+        assertThat(fused.get(0).score()).isEqualTo(1.0);
+        assertThat(fused).allSatisfy(h -> assertThat(h.score()).isPositive().isLessThanOrEqualTo(1.0));
+    }
+
+    @Test
+    void a_keyword_weight_outside_zero_to_one_is_refused() {
+        for (double weight : new double[] {0.0, -0.5, 1.5, Double.NaN}) {
+            assertThatThrownBy(() -> SemanticScorer.fuse(request(10, 0), List.of(), List.of(), 60, weight))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyword weight");
+        }
+    }
 }
