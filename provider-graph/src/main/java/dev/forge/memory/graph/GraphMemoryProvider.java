@@ -12,11 +12,13 @@ import dev.forge.memory.Direction;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
+import dev.forge.memory.IndexModelMismatchException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
+import dev.forge.memory.Reindexing;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
@@ -30,6 +32,7 @@ import dev.forge.memory.graph.internal.Drivers;
 import dev.forge.memory.graph.internal.GraphStore;
 import dev.forge.memory.graph.internal.GraphTransaction;
 import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 
 /**
@@ -70,12 +73,28 @@ import dev.forge.memory.spi.ProviderContext;
  * {@link dev.forge.memory.spi.KeywordScorer#terms} splits them, each quoted, any matching; a hit's score is Lucene's
  * {@code s} mapped to {@code s / (1 + s)}, in (0, 1).
  *
- * <p>Semantic and hybrid search are offered when the config has an {@code embedding} block naming an
- * {@link EmbeddingModel}. Every stored entry then carries {@code embedding}, the model's vector of its key, tags and
- * value ({@link dev.forge.memory.spi.SemanticScorer#embeddingText}), indexed by the cosine vector index
- * {@code forge_memory_vectors} (one per database, so one dimension per database). The model's fingerprint is kept
- * in a {@code :ForgeMemoryStore} node; a model of another fingerprint is refused while the store holds vectors.
- * A semantic hit's score is the exact cosine similarity of the stored vectors (the index only finds the candidates;
+ * <p>Semantic and hybrid search (and {@link Capability#REINDEX}) are offered when the config has an {@code embedding}
+ * block naming an {@link EmbeddingModel}. Every live entry then carries the model's vector of its key, tags and value
+ * ({@link dev.forge.memory.spi.SemanticScorer#embeddingText}) as {@code embedding_<dimension>}, made before the Neo4j
+ * transaction (a transaction's at commit, one model call for all its writes), and the model's fingerprint as
+ * {@code embeddingModel}. Each dimension has its own cosine vector index {@code forge_memory_vectors_<dimension>},
+ * shared by the stores of the database; semantic search only reads vectors tagged with its model's fingerprint.
+ *
+ * <h2>Model fingerprint and reindex</h2>
+ * The fingerprint of the model that made a store's vectors is recorded in its {@code :ForgeMemoryStore {store,
+ * fingerprint, dimension, model}} node. Opening with a model of another fingerprint throws
+ * {@link IndexModelMismatchException} (both fingerprints, and {@code forge-memory reindex}), unless
+ * {@link ProviderContext#openForReindex()}: then the provider opens, refuses semantic and hybrid search with that same
+ * exception, and {@link #reindexing()} re-embeds every live entry of the store (all projects and sessions) in batches
+ * of short transactions (readers never wait; a writer of a key waits at most for one batch; an entry written meanwhile
+ * keeps its writer's vector) and records the new fingerprint only once no live entry is left with another model's
+ * vector. A reindex that stops part way leaves the old fingerprint: the store still asks for a reindex when opened with
+ * the new model, and opened with the old model it re-embeds what was already rebuilt. A store with no recorded
+ * fingerprint or no vector of another model (new, or written without a model) adopts the configured model, and every
+ * entry without this model's vector gets it while the provider opens, so semantic search never silently misses
+ * entries written before a model was configured.
+ *
+ * <p>A semantic hit's score is the exact cosine similarity of the stored vectors (the index only finds the candidates;
  * hits need a cosine above zero, and {@code threshold} applies to it); hybrid search fuses the full-text ranking with
  * the semantic one by {@link dev.forge.memory.spi.SemanticScorer}'s reciprocal rank fusion, {@code threshold}
  * applying to the fused score. Without a model, semantic and hybrid search are refused.
@@ -89,7 +108,8 @@ public final class GraphMemoryProvider implements MemoryProvider {
             Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
 
     private static final Set<Capability> WITH_SEMANTIC = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH,
-            Capability.SEMANTIC_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
+            Capability.SEMANTIC_SEARCH, Capability.REINDEX, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY,
+            Capability.TOMBSTONES));
 
     private final GraphStore store;
     private final GraphConfig config;
@@ -98,12 +118,14 @@ public final class GraphMemoryProvider implements MemoryProvider {
     private final MemoryGraph graph = new Graph();
     private final VersionHistory history = new History();
     private final Transactions transactions = this::begin;
+    private final Reindexing reindexing;
 
     private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context, boolean semantic) {
         this.semantic = semantic;
         this.store = store;
         this.config = config;
         this.context = context;
+        this.reindexing = store::reindex;
     }
 
     /**
@@ -117,11 +139,14 @@ public final class GraphMemoryProvider implements MemoryProvider {
 
     /**
      * Connects to the server {@code config} names, creating the schema when missing; with a {@code model}, also the
-     * vector index, and checks the model's fingerprint against the store's. The provider closes the model.
+     * vector index of its dimension, and checks the model's fingerprint against the store's (see the class comment).
+     * The provider closes the model.
      *
      * @throws dev.forge.memory.BackendUnavailableException if the server cannot be reached within the connect timeout
-     * @throws dev.forge.memory.ConfigurationException      if the store's vectors were made by a model of another
-     *                                                      fingerprint, or the database's vector index has another dimension
+     * @throws IndexModelMismatchException                  if the store's vectors were made by a model of another
+     *                                                      fingerprint and {@link ProviderContext#openForReindex()} is off
+     * @throws dev.forge.memory.ConfigurationException      if the database's vector index of the model's dimension was
+     *                                                      made with another dimension
      */
     public static GraphMemoryProvider open(ProviderContext context, GraphConfig config, Optional<EmbeddingModel> model) {
         Objects.requireNonNull(context, "context");
@@ -133,7 +158,9 @@ public final class GraphMemoryProvider implements MemoryProvider {
                 context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration(), model.orElse(null));
         if (model.isPresent()) {
             try {
-                store.prepareVectors();
+                Optional<ProviderConfig> block = context.config().child(GraphConfig.EMBEDDING);
+                store.prepareVectors(context.openForReindex(), block.map(ProviderConfig::source).orElse(null),
+                        block.map(ProviderConfig::path).orElse(null));
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
@@ -223,6 +250,15 @@ public final class GraphMemoryProvider implements MemoryProvider {
     @Override
     public Optional<VersionHistory> history() {
         return Optional.of(history);
+    }
+
+    /**
+     * Present with an embedding model: re-embeds every live entry of the store (every project and session) with the
+     * model, then records its fingerprint; see the class comment.
+     */
+    @Override
+    public Optional<Reindexing> reindexing() {
+        return semantic ? Optional.of(reindexing) : Optional.empty();
     }
 
     /** Gives the shared driver back; it closes with the last provider of this JVM using it. Idempotent. */

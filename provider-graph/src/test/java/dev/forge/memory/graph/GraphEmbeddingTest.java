@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.forge.memory.Capability;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.Hit;
+import dev.forge.memory.IndexModelMismatchException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
@@ -24,7 +25,7 @@ import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;
 
-/** The embedding block: no model, no semantic search; the store's fingerprint; entries written without a model. */
+/** The embedding block: no model, no semantic search; the store's fingerprint; entries written without a model; dimensions. */
 class GraphEmbeddingTest {
 
     @TempDir
@@ -67,8 +68,8 @@ class GraphEmbeddingTest {
             provider.set("finance", "Quarterly revenue grew", Scope.PROJECT);
         }
         assertThatThrownBy(() -> open(Map.of("model", "hashing", "dimension", 128)))
-                .isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("dim=384").hasMessageContaining("dim=128").hasMessageContaining("purge");
+                .isInstanceOf(IndexModelMismatchException.class)
+                .hasMessageContaining("dim=384").hasMessageContaining("dim=128").hasMessageContaining("forge-memory reindex");
         try (MemoryProvider again = open(Map.of("model", "hashing"))) {
             assertThat(again.get("finance", Scope.PROJECT)).isPresent();
         }
@@ -86,13 +87,16 @@ class GraphEmbeddingTest {
     }
 
     @Test
-    void a_model_of_another_dimension_than_the_databases_vector_index_is_refused() {
-        try (MemoryProvider provider = open(Map.of("model", "hashing"))) {
-            assertThat(provider.capabilities()).contains(Capability.SEMANTIC_SEARCH); // the index has 384 dimensions now
+    void stores_with_models_of_different_dimensions_share_a_database() {
+        try (MemoryProvider wide = open(Map.of("model", "hashing"));
+             MemoryProvider narrow = open(store + "-other", Map.of("model", "hashing", "dimension", 128))) {
+            wide.set("finance", "Quarterly revenue grew by twelve percent", Scope.PROJECT);
+            narrow.set("garden", "Tomatoes need full sun and deep watering", Scope.PROJECT);
+            assertThat(wide.search(SearchRequest.builder("quarterly revenue").mode(SearchMode.SEMANTIC).build()))
+                    .extracting(h -> h.entry().key()).containsExactly("finance");
+            assertThat(narrow.search(SearchRequest.builder("tomatoes watering").mode(SearchMode.SEMANTIC).build()))
+                    .extracting(h -> h.entry().key()).containsExactly("garden");
         }
-        assertThatThrownBy(() -> open(store + "-other", Map.of("model", "hashing", "dimension", 128)))
-                .isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("384").hasMessageContaining("128").hasMessageContaining("DROP INDEX");
     }
 
     @Test

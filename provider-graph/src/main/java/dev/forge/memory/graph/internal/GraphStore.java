@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 import org.neo4j.driver.Record;
@@ -43,11 +44,13 @@ import dev.forge.memory.EntryNotFoundException;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
+import dev.forge.memory.IndexModelMismatchException;
 import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.Query;
+import dev.forge.memory.Reindexing;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
@@ -104,7 +107,7 @@ public final class GraphStore {
 
     /**
      * A store {@code store} on {@code driver} for {@code project} and {@code session}; {@code model} (null for none)
-     * makes the vectors of entries. With a model, call {@link #prepareVectors()} before use.
+     * makes the vectors of entries. With a model, call {@link #prepareVectors} before use.
      */
     public GraphStore(String provider, Drivers.Shared driver, Clock clock, String store, String project, String session,
                       Limits limits, Duration queryTimeout, EmbeddingModel model) {
@@ -366,7 +369,8 @@ public final class GraphStore {
      */
     private void retire(TransactionContext tx, Scope scope, String key) {
         tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0"
-                + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false REMOVE p.embedding"
+                + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false"
+                + " WITH m, p FOREACH (k IN [k IN keys(p) WHERE k STARTS WITH 'embedding' OR k = 'zeroVector'] | REMOVE p[k])"
                 + " WITH m, p OPTIONAL MATCH (m)-[s:SUPERSEDES]->(older:MemoryVersion)"
                 + " FOREACH (o IN CASE WHEN older IS NULL THEN [] ELSE [older] END | CREATE (p)-[:SUPERSEDES]->(o))"
                 + " DELETE s CREATE (m)-[:SUPERSEDES]->(p)", keyParams(scope, key)).consume();
@@ -374,7 +378,9 @@ public final class GraphStore {
 
     /**
      * Writes {@code entry} over what {@code current} says is stored; the key's node must be locked. {@code vector} is
-     * the entry's {@link #embedding}: null without a model, which removes a vector an earlier model left.
+     * the entry's {@link #embedding}: with a model it is stored as {@link #vectorProperty()} and tagged with the model's
+     * fingerprint ({@code embeddingModel}; a zero vector is a tag without a vector); without a model, null, which
+     * removes a vector and tag an earlier model left. Vectors of other dimensions are removed either way.
      */
     void apply(TransactionContext tx, MemoryEntry entry, Current current, List<Double> vector) {
         Scope scope = entry.scope();
@@ -394,11 +400,14 @@ public final class GraphStore {
         params.put("fresh", current.live().isEmpty());
         params.put("snapshot", snapshot(entry, revision));
         params.put("embedding", vector);
-        params.put("zeroVector", model != null && vector == null ? Boolean.TRUE : null);
+        params.put("embeddingModel", model == null ? null : model.fingerprint());
+        params.put("vectorProperty", model == null ? "" : vectorProperty());
         tx.run("MERGE (m:Memory " + KEY_PROPS + ")"
                 + " SET m.value = $value, m.tags = $tags, m.tagText = $tagText, m.metadata = $metadata,"
                 + " m.createdAt = $createdAt, m.updatedAt = $updatedAt, m.version = $version, m.rev = $rev,"
-                + " m.snapshot = $snapshot, m.embedding = $embedding, m.zeroVector = $zeroVector"
+                + " m.snapshot = $snapshot, m.embeddingModel = $embeddingModel"
+                + (model == null ? "" : ", m." + vectorProperty() + " = $embedding")
+                + " WITH m" + REMOVE_OTHER_VECTORS
                 + " WITH m WHERE $fresh"
                 + " OPTIONAL MATCH (h:MemoryVersion " + KEY_PROPS + ") WITH m, h ORDER BY h.version DESC LIMIT 1"
                 + " FOREACH (x IN CASE WHEN h IS NULL THEN [] ELSE [h] END | CREATE (m)-[:SUPERSEDES]->(x))", params).consume();
@@ -556,8 +565,21 @@ public final class GraphStore {
 
     // ------------------------------------------------------------------ vectors and semantic search
 
-    /** The vector index on {@code :Memory(embedding)}, shared by every store of the database. */
-    public static final String VECTOR_INDEX = "forge_memory_vectors";
+    /**
+     * The prefix of the vector indexes, one per dimension and database ({@code forge_memory_vectors_384} on
+     * {@code :Memory(embedding_384)}), each shared by every store of the database whose model has that dimension.
+     */
+    public static final String VECTOR_INDEX_PREFIX = "forge_memory_vectors_";
+
+    /** The prefix of the vector properties: a node's vector of dimension {@code d} is {@code embedding_d}. */
+    static final String VECTOR_PROPERTY_PREFIX = "embedding_";
+
+    /**
+     * Removes from {@code m} every vector property but {@code $vectorProperty} (empty: all of them), and properties of
+     * earlier layouts ({@code embedding}, {@code zeroVector}); follow with {@code WITH m}.
+     */
+    private static final String REMOVE_OTHER_VECTORS = " FOREACH (k IN [k IN keys(m) WHERE (k STARTS WITH '"
+            + VECTOR_PROPERTY_PREFIX + "' AND k <> $vectorProperty) OR k IN ['embedding', 'zeroVector']] | REMOVE m[k])";
 
     /** How far Neo4j's single-precision index scores may stray from the exact cosine computed here. */
     private static final double SLACK = 1e-4;
@@ -565,9 +587,49 @@ public final class GraphStore {
     /** Writes and reads of vectors in batches of this many entries. */
     private static final int BATCH = 500;
 
+    /** How often a reindex sweeps entries that other writers gave another model's vector before it gives up. */
+    private static final int MAX_SWEEPS = 10;
+
+    /**
+     * Whether this store's vectors are its model's: false only when opened with
+     * {@link dev.forge.memory.spi.ProviderContext#openForReindex()} on vectors of another model, until {@link #reindex}
+     * has run. Semantic search is refused while false.
+     */
+    private volatile boolean vectorsCurrent = true;
+    /** The fingerprint recorded with the store when it was found to be another model's; for messages. */
+    private volatile String recordedFingerprint = "";
+    /** Where the embedding block was configured, for {@link IndexModelMismatchException}; may be null. */
+    private String configSource;
+    private String configField;
+    /** One reindex at a time per provider. */
+    private final ReentrantLock reindexLock = new ReentrantLock();
+
+    /** The node property this store's model's vectors are kept in; needs a model. */
+    String vectorProperty() {
+        return VECTOR_PROPERTY_PREFIX + model.dimension();
+    }
+
+    /** The vector index of this store's model's dimension; needs a model. */
+    String vectorIndex() {
+        return VECTOR_INDEX_PREFIX + model.dimension();
+    }
+
     /** The vector of {@code entry}'s {@link SemanticScorer#embeddingText} as stored, or null without a model or for a zero vector. */
     List<Double> embedding(MemoryEntry entry) {
         return model == null ? null : stored(model.embed(SemanticScorer.embeddingText(entry)));
+    }
+
+    /** The vectors of {@code entries} as {@link #embedding} makes them, in one call of the model. */
+    List<List<Double>> embeddings(List<MemoryEntry> entries) {
+        List<List<Double>> vectors = new ArrayList<>(entries.size());
+        if (model == null || entries.isEmpty()) {
+            entries.forEach(e -> vectors.add(null));
+            return vectors;
+        }
+        for (float[] vector : model.embed(entries.stream().map(SemanticScorer::embeddingText).toList())) {
+            vectors.add(stored(vector));
+        }
+        return vectors;
     }
 
     /** A vector as a Neo4j list property; null for all zeros, which a cosine index cannot hold and which matches nothing. */
@@ -594,25 +656,57 @@ public final class GraphStore {
     }
 
     /**
-     * Makes the store ready for vectors: records the model's fingerprint with a new store (a {@code :ForgeMemoryStore}
-     * node) or checks it against a known store's, creates the vector index when missing and checks its dimension (once
-     * per driver), then gives entries written without a vector (by a provider without a model) theirs.
+     * Makes the store ready for vectors: creates the vector index of the model's dimension when missing (checked once
+     * per driver), then compares the fingerprint recorded in the store's {@code :ForgeMemoryStore} node with the model's.
+     * <ul>
+     *   <li>The same: entries whose vector is not this model's (written without a model, or by another model's provider
+     *       after a reindex) get theirs now.</li>
+     *   <li>None recorded, or no live entry holds another model's vector: the store adopts the model, and every entry
+     *       gets its vector now, so semantic search never silently misses entries written before.</li>
+     *   <li>Otherwise the store's vectors are another model's: {@link IndexModelMismatchException}, unless
+     *       {@code forReindex}; then the provider opens, refuses semantic search and waits for {@link #reindex}.</li>
+     * </ul>
      *
-     * @throws ConfigurationException if the store's vectors were made by a model of another fingerprint, or the
-     *                                database's vector index has another dimension
+     * @param forReindex whether the caller opens the store to rebuild it
+     * @param source     the config file of the embedding block, or null
+     * @param field      the dotted path of the embedding block, or null
+     * @throws IndexModelMismatchException if the store's vectors were made by a model of another fingerprint
+     * @throws ConfigurationException      if the database's vector index of this dimension has another dimension
      */
-    public void prepareVectors() {
+    public void prepareVectors(boolean forReindex, String source, String field) {
+        this.configSource = source;
+        this.configField = field;
         String fingerprint = model.fingerprint();
         int dimension = model.dimension();
         try (Session s = driver.driver().session(driver.sessionConfig())) {
-            // a new store records this model; a known one must hold vectors of this model, or none
-            String recorded = s.executeWrite(tx -> tx.run("MERGE (s:ForgeMemoryStore {store: $store})"
-                    + " ON CREATE SET s.fingerprint = $fingerprint, s.dimension = $dimension, s.model = $model"
-                    + " RETURN s.fingerprint AS fingerprint", Map.of("store", store, "fingerprint", fingerprint,
-                    "dimension", dimension, "model", model.name())).single().get("fingerprint").asString(""), transactionConfig);
-            checkFingerprint(s, recorded);
             if (!driver.hasVectorIndex(dimension)) {
                 createVectorIndex(s, dimension);
+            }
+            String recorded = s.executeWrite(tx -> {
+                String known = tx.run("MERGE (s:ForgeMemoryStore {store: $store}) RETURN s.fingerprint AS fingerprint",
+                        Map.of("store", store)).single().get("fingerprint").asString("");
+                if (known.equals(fingerprint)) {
+                    return known;
+                }
+                // a store holding no vector of another model (new, or written without a model) takes this one
+                long foreign = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.version > 0"
+                        + " AND m.embeddingModel IS NOT NULL AND m.embeddingModel <> $fingerprint RETURN count(m) AS n",
+                        Map.of("store", store, "fingerprint", fingerprint)).single().get("n").asLong();
+                if (foreign > 0) {
+                    return known;
+                }
+                recordFingerprint(tx);
+                return fingerprint;
+            }, transactionConfig);
+            if (!recorded.equals(fingerprint)) {
+                recordedFingerprint = recorded;
+                if (!forReindex) {
+                    throw mismatch();
+                }
+                vectorsCurrent = false;
+                LOG.info("Store '{}' at {} holds vectors of model '{}'; opened to reindex with '{}'", store, location(),
+                        recorded, fingerprint);
+                return;
             }
         } catch (MemoryException e) {
             throw e;
@@ -622,89 +716,154 @@ public final class GraphStore {
         } catch (Neo4jException e) {
             throw new StorageException("Cannot prepare the vector index in Neo4j at " + location() + ": " + e.getMessage(), e);
         }
-        backfill();
+        sweep(n -> { });
     }
 
-    /** Creates the vector index when missing (once per driver and dimension) and checks it has {@code dimension}. */
+    private IndexModelMismatchException mismatch() {
+        return new IndexModelMismatchException(provider, location(), recordedFingerprint.isEmpty() ? "(none)" : recordedFingerprint,
+                model.fingerprint(), configSource, configField);
+    }
+
+    /** Records this model as the one that made the store's vectors, in {@code tx}. */
+    private void recordFingerprint(TransactionContext tx) {
+        tx.run("MERGE (s:ForgeMemoryStore {store: $store}) SET s.fingerprint = $fingerprint, s.dimension = $dimension,"
+                + " s.model = $model", Map.of("store", store, "fingerprint", model.fingerprint(),
+                "dimension", model.dimension(), "model", model.name())).consume();
+    }
+
+    /** Creates the vector index of {@code dimension} when missing (once per driver and dimension) and checks it. */
     private void createVectorIndex(Session s, int dimension) {
-        s.run("CREATE VECTOR INDEX " + VECTOR_INDEX + " IF NOT EXISTS FOR (m:Memory) ON m.embedding OPTIONS {indexConfig: {"
-                + "`vector.dimensions`: " + dimension + ", `vector.similarity_function`: 'cosine'}}").consume();
-        s.run("CALL db.awaitIndex($name, 60)", Map.of("name", VECTOR_INDEX)).consume();
-        List<Record> index = s.run("SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
-                Map.of("name", VECTOR_INDEX)).list();
-        Object dimensions = index.isEmpty() ? null
-                : ((Map<?, ?>) index.get(0).get("options").asMap().get("indexConfig")).get("vector.dimensions");
+        String index = vectorIndex();
+        s.run("CREATE VECTOR INDEX " + index + " IF NOT EXISTS FOR (m:Memory) ON m." + vectorProperty()
+                + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimension + ", `vector.similarity_function`: 'cosine'}}").consume();
+        s.run("CALL db.awaitIndex($name, 60)", Map.of("name", index)).consume();
+        List<Record> found = s.run("SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
+                Map.of("name", index)).list();
+        Object dimensions = found.isEmpty() ? null
+                : ((Map<?, ?>) found.get(0).get("options").asMap().get("indexConfig")).get("vector.dimensions");
         if (!(dimensions instanceof Number n) || n.intValue() != dimension) {
-            throw new ConfigurationException("The vector index '" + VECTOR_INDEX + "' of the Neo4j database at "
-                    + location() + " holds vectors of " + dimensions + " dimensions, but the embedding model '"
-                    + model.name() + "' makes vectors of " + dimension + ": one database holds vectors of one"
-                    + " dimension. Configure a model of " + dimensions + " dimensions, use another database, or drop the"
-                    + " index (DROP INDEX " + VECTOR_INDEX + ") once no store of the database needs it.");
+            throw new ConfigurationException("The vector index '" + index + "' of the Neo4j database at " + location()
+                    + " was made for vectors of " + dimensions + " dimensions, not " + dimension + " as its name says;"
+                    + " drop it (DROP INDEX " + index + ") and open the store again to have it made anew.");
         }
         driver.vectorIndexReady(dimension);
     }
 
-    /** Fails unless {@code recorded} is this model's fingerprint; a store without vectors takes the new model. */
-    private void checkFingerprint(Session s, String recorded) {
-        String fingerprint = model.fingerprint();
-        if (recorded.equals(fingerprint)) {
-            return;
-        }
-        boolean empty = s.executeWrite(tx -> {
-            long vectors = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.embedding IS NOT NULL RETURN count(m) AS n",
-                    Map.of("store", store)).single().get("n").asLong();
-            if (vectors == 0) {
-                tx.run("MATCH (s:ForgeMemoryStore {store: $store}) SET s.fingerprint = $fingerprint, s.dimension = $dimension,"
-                        + " s.model = $model", Map.of("store", store, "fingerprint", fingerprint,
-                        "dimension", model.dimension(), "model", model.name())).consume();
+    /**
+     * Gives every live entry whose vector is not this model's (none, or another model's) this model's, in batches;
+     * an entry changed meanwhile keeps the vector its writer made (and is looked at again if that is another model's).
+     *
+     * @param done told how many entries got a vector, after each batch
+     * @return how many entries got a vector
+     */
+    private long sweep(java.util.function.LongConsumer done) {
+        long count = 0;
+        while (true) {
+            List<Node> nodes = read("find entries without vectors", tx -> tx.run("MATCH (m:Memory) WHERE m.store = $store"
+                    + " AND m.version > 0 AND coalesce(m.embeddingModel, '') <> $fingerprint RETURN m LIMIT $batch",
+                    Map.of("store", store, "fingerprint", model.fingerprint(), "batch", BATCH)).list(r -> r.get("m").asNode()));
+            if (nodes.isEmpty()) {
+                return count;
             }
-            return vectors == 0;
-        }, transactionConfig);
-        if (!empty) {
-            throw new ConfigurationException("The store '" + store + "' at " + location() + " holds vectors of the embedding"
-                    + " model with fingerprint '" + recorded + "', but the configured model has fingerprint '" + fingerprint
-                    + "': vectors of different models cannot be compared. Configure the model of fingerprint '" + recorded
-                    + "' again, or rebuild the store with the new model: purge its entries (every scope, project and"
-                    + " session) and add them again.");
+            embedNodes(nodes);
+            count += nodes.size();
+            done.accept(nodes.size());
         }
     }
 
-    /** Gives live entries that have no vector theirs, in batches; an entry changed meanwhile keeps the vector its writer made. */
-    private void backfill() {
-        while (true) {
-            List<Record> rows = read("find entries without vectors", tx -> tx.run("MATCH (m:Memory) WHERE m.store = $store"
-                    + " AND m.version > 0 AND m.embedding IS NULL AND NOT coalesce(m.zeroVector, false) RETURN m LIMIT $batch",
-                    Map.of("store", store, "batch", BATCH)).list());
-            if (rows.isEmpty()) {
-                return;
+    /**
+     * Embeds the entries of {@code nodes} with the model and stores the vectors, unless an entry was written since it
+     * was read (its writer's vector stands). Vectors of other dimensions go.
+     */
+    private void embedNodes(List<Node> nodes) {
+        List<String> texts = new ArrayList<>(nodes.size());
+        for (Node node : nodes) {
+            texts.add(readable(node).map(SemanticScorer::embeddingText).orElse(""));
+        }
+        List<float[]> vectors = model.embed(texts);
+        List<Map<String, Object>> updates = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            Node node = nodes.get(i);
+            Map<String, Object> update = new HashMap<>();
+            update.put("id", node.elementId());
+            update.put("rev", node.get("rev").asString(""));
+            update.put("embedding", stored(vectors.get(i)));
+            updates.add(update);
+        }
+        Map<String, Object> params = new HashMap<>();
+        params.put("rows", updates);
+        params.put("fingerprint", model.fingerprint());
+        params.put("vectorProperty", vectorProperty());
+        // only the vector changes: the entry, its revision and its snapshot stay, so optimistic transactions are unaffected
+        write("store vectors", tx -> tx.run("UNWIND $rows AS r MATCH (m:Memory) WHERE elementId(m) = r.id"
+                + " AND m.version > 0 AND coalesce(m.rev, '') = r.rev"
+                + " SET m." + vectorProperty() + " = r.embedding, m.embeddingModel = $fingerprint"
+                + " WITH m" + REMOVE_OTHER_VECTORS, params).consume());
+        LOG.debug("Stored the vectors of {} entries of store '{}'", updates.size(), store);
+    }
+
+    /**
+     * Re-embeds every live entry of the store (every project and session) with the model, in batches of {@value #BATCH}
+     * (each one short Neo4j transaction, so readers never wait and a writer of a key waits at most for one batch), then
+     * sweeps entries other writers gave another model's vector meanwhile, and only then records the model's fingerprint,
+     * in a transaction that first checks no live entry is left with another model's vector. A reindex that stops part
+     * way leaves the old fingerprint recorded: the store still counts as the old model's, so opening it with the new
+     * model still asks for a reindex, and opening it with the old model re-embeds what was already rebuilt.
+     */
+    public Reindexing.ReindexResult reindex(Reindexing.Progress progress) {
+        Objects.requireNonNull(progress, "progress");
+        checkOpen();
+        reindexLock.lock();
+        try {
+            long started = System.nanoTime();
+            List<String> ids = read("list the entries to reindex", tx -> tx.run("MATCH (m:Memory) WHERE m.store = $store"
+                    + " AND m.version > 0 RETURN elementId(m) AS id", Map.of("store", store)).list(r -> r.get("id").asString()));
+            long[] counts = {0, ids.size()}; // done, total
+            progress.update(0, counts[1]);
+            for (int from = 0; from < ids.size(); from += BATCH) {
+                List<String> slice = ids.subList(from, Math.min(ids.size(), from + BATCH));
+                List<Node> nodes = read("read entries to reindex", tx -> tx.run("UNWIND $ids AS id MATCH (m:Memory)"
+                        + " WHERE elementId(m) = id AND m.store = $store AND m.version > 0 RETURN m",
+                        Map.of("ids", slice, "store", store)).list(r -> r.get("m").asNode()));
+                if (!nodes.isEmpty()) {
+                    embedNodes(nodes);
+                }
+                counts[0] += nodes.size();
+                counts[1] -= slice.size() - nodes.size(); // deleted meanwhile
+                progress.update(counts[0], counts[1]);
             }
-            List<Map<String, Object>> updates = new ArrayList<>();
-            List<String> texts = new ArrayList<>();
-            List<Node> nodes = new ArrayList<>();
-            for (Record row : rows) {
-                Node node = row.get("m").asNode();
-                Optional<MemoryEntry> entry = readable(node);
-                nodes.add(node);
-                texts.add(entry.map(SemanticScorer::embeddingText).orElse(""));
+            for (int round = 0; ; round++) {
+                sweep(n -> {
+                    counts[0] += n;
+                    counts[1] += n;
+                    progress.update(counts[0], counts[1]);
+                });
+                boolean recorded = write("record the embedding model of the store", tx -> {
+                    long stale = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.version > 0"
+                            + " AND coalesce(m.embeddingModel, '') <> $fingerprint RETURN count(m) AS n",
+                            Map.of("store", store, "fingerprint", model.fingerprint())).single().get("n").asLong();
+                    if (stale > 0) {
+                        return false;
+                    }
+                    recordFingerprint(tx);
+                    return true;
+                });
+                if (recorded) {
+                    break;
+                }
+                if (round >= MAX_SWEEPS) {
+                    throw new StorageException("Cannot finish reindexing store '" + store + "' at " + location()
+                            + ": other writers keep storing vectors of another embedding model. Stop the processes that"
+                            + " still use the old model, then run forge-memory reindex again.");
+                }
             }
-            List<float[]> vectors = model.embed(texts);
-            for (int i = 0; i < nodes.size(); i++) {
-                Node node = nodes.get(i);
-                Map<String, Object> update = new HashMap<>();
-                update.put("id", node.elementId());
-                update.put("rev", node.get("rev").asString(""));
-                update.put("embedding", stored(vectors.get(i)));
-                updates.add(update);
-            }
-            // an entry whose vector is zero is marked, so that it is not looked at again; its next write clears the mark
-            write("store vectors", tx -> tx.run("UNWIND $rows AS r MATCH (m:Memory) WHERE elementId(m) = r.id"
-                    + " AND coalesce(m.rev, '') = r.rev AND m.embedding IS NULL"
-                    + " SET m.embedding = r.embedding, m.zeroVector = CASE WHEN r.embedding IS NULL THEN true ELSE null END",
-                    Map.of("rows", updates)).consume());
-            LOG.debug("Stored the vectors of {} entries of store '{}'", updates.size(), store);
-            if (rows.size() < BATCH) {
-                return;
-            }
+            vectorsCurrent = true;
+            recordedFingerprint = model.fingerprint();
+            progress.update(counts[0], counts[0]);
+            LOG.info("Reindexed {} entries of store '{}' with model '{}'", counts[0], store, model.fingerprint());
+            return new Reindexing.ReindexResult(counts[0], model.fingerprint(), Duration.ofNanos(System.nanoTime() - started));
+        } finally {
+            reindexLock.unlock();
         }
     }
 
@@ -715,6 +874,9 @@ public final class GraphStore {
      * by {@link SemanticScorer}'s reciprocal rank fusion.
      */
     public List<Hit> semanticSearch(SearchRequest request) {
+        if (!vectorsCurrent) {
+            throw mismatch();
+        }
         float[] query = model.embed(request.text());
         EmbeddingModel known = new QueryVector(model, request.text(), query);
         if (request.mode() == SearchMode.SEMANTIC) {
@@ -752,7 +914,8 @@ public final class GraphStore {
         Map<String, Object> params = new HashMap<>();
         params.put("store", store);
         params.put("visible", namespaces(request.scopes()));
-        params.put("index", VECTOR_INDEX);
+        params.put("index", vectorIndex());
+        params.put("fingerprint", model.fingerprint());
         params.put("vector", vector);
         long k = Math.max(100L, Math.min((long) wanted * 10, 10_000L));
         while (true) {
@@ -760,13 +923,13 @@ public final class GraphStore {
             Record row = read("search by meaning", tx -> tx.run("CALL db.index.vector.queryNodes($index, $k, $vector)"
                     + " YIELD node, score"
                     + " WITH collect(CASE WHEN node.store = $store AND " + String.format(VISIBLE, "node")
-                    + " AND node.version > 0 THEN node END) AS nodes, count(*) AS total, min(score) AS lowest"
+                    + " AND node.version > 0 AND node.embeddingModel = $fingerprint THEN node END) AS nodes, count(*) AS total, min(score) AS lowest"
                     + " RETURN nodes, total, lowest", params).single());
             found.clear();
             List<Double> scores = new ArrayList<>();
             for (Value value : row.get("nodes").values()) {
                 Node node = value.asNode();
-                float[] stored = vector(node.get("embedding"));
+                float[] stored = vector(node.get(vectorProperty()));
                 Optional<MemoryEntry> entry = readable(node);
                 if (stored == null || stored.length != query.length || entry.isEmpty()) {
                     continue;

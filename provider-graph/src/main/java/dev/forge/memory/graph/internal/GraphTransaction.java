@@ -31,8 +31,8 @@ public final class GraphTransaction implements MemoryTransaction {
     private record State(Optional<MemoryEntry> entry, long lastVersion) {
     }
 
-    /** A buffered write: an entry to store with its vector (null without a model), or a deletion when {@code entry} is null. */
-    private record Operation(Id id, MemoryEntry entry, List<Double> vector) {
+    /** A buffered write: an entry to store, or a deletion when {@code entry} is null. */
+    private record Operation(Id id, MemoryEntry entry) {
     }
 
     private final GraphStore store;
@@ -88,7 +88,7 @@ public final class GraphTransaction implements MemoryTransaction {
         State state = state(id);
         MemoryEntry entry = GraphStore.stamp(write, state.entry(), state.lastVersion(), clock.instant());
         view.put(id, new State(Optional.of(entry), entry.version()));
-        operations.add(new Operation(id, entry, store.embedding(entry)));
+        operations.add(new Operation(id, entry));
         return entry;
     }
 
@@ -101,7 +101,7 @@ public final class GraphTransaction implements MemoryTransaction {
             return false;
         }
         view.put(id, new State(Optional.empty(), state.lastVersion() + 1));
-        operations.add(new Operation(id, null, null));
+        operations.add(new Operation(id, null));
         return true;
     }
 
@@ -112,6 +112,7 @@ public final class GraphTransaction implements MemoryTransaction {
         if (operations.isEmpty()) {
             return;
         }
+        List<Double>[] vectors = vectors();
         store.write("commit a transaction", tx -> {
             for (Id id : observed.keySet()) {
                 store.lock(tx, id.scope(), id.key());
@@ -124,11 +125,12 @@ public final class GraphTransaction implements MemoryTransaction {
                             + " Nothing was applied; retry the transaction.");
                 }
             }
-            for (Operation operation : operations) {
+            for (int i = 0; i < operations.size(); i++) {
+                Operation operation = operations.get(i);
                 Id id = operation.id();
                 GraphStore.Current current = store.current(tx, id.scope(), id.key());
                 if (operation.entry() != null) {
-                    store.apply(tx, operation.entry(), current, operation.vector());
+                    store.apply(tx, operation.entry(), current, vectors[i]);
                 } else if (current.live().isPresent()) {
                     store.deleteLive(tx, id.scope(), id.key(), current, clock.instant());
                 }
@@ -138,6 +140,33 @@ public final class GraphTransaction implements MemoryTransaction {
             }
             return null;
         });
+    }
+
+    /**
+     * The vector of each buffered write that stays the key's live entry, made at commit in one call of the model (a
+     * write overwritten later in the transaction needs none) and before the Neo4j transaction, which a slow model would
+     * otherwise hold open; null elsewhere.
+     */
+    @SuppressWarnings("unchecked")
+    private List<Double>[] vectors() {
+        List<Double>[] vectors = new List[operations.size()];
+        Map<Id, Integer> last = new HashMap<>();
+        for (int i = 0; i < operations.size(); i++) {
+            last.put(operations.get(i).id(), i);
+        }
+        List<Integer> positions = new ArrayList<>();
+        List<MemoryEntry> entries = new ArrayList<>();
+        for (int i : last.values()) {
+            if (operations.get(i).entry() != null) {
+                positions.add(i);
+                entries.add(operations.get(i).entry());
+            }
+        }
+        List<List<Double>> made = store.embeddings(entries);
+        for (int j = 0; j < positions.size(); j++) {
+            vectors[positions.get(j)] = made.get(j);
+        }
+        return vectors;
     }
 
     @Override
