@@ -20,7 +20,8 @@ public interface Reindexing {
 
     /**
      * Re-embeds and re-indexes every stored entry, then records the configured model's fingerprint with the index.
-     * Writes by other threads wait until it ends. If it fails part way, no stored entry is lost and the index never
+     * A write made meanwhile by another thread is never lost: it either waits for the reindex (or for the part of
+     * it that holds its key) or is embedded with the configured model itself. If it fails part way, no stored entry is lost and the index never
      * silently mixes two models: a provider either keeps its previous index and fingerprint (rolls back) or marks
      * the index incomplete; in both cases opening with the new model is refused until a reindex succeeds.
      *
