@@ -224,10 +224,6 @@ public final class VectorMemoryProvider implements MemoryProvider {
         return Optional.of(EntryCodec.decode(doc.get(Documents.ENTRY), where));
     }
 
-    /** A change's result and the Lucene sequence number of the change, or -1 for no change. */
-    private record Change<T>(T result, long sequence) {
-    }
-
     @Override
     public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
         checkOpen();
@@ -237,15 +233,13 @@ public final class VectorMemoryProvider implements MemoryProvider {
         // The embedded text holds no version or time, so the (slow) model runs before the write lock is taken.
         MemoryEntry draft = write.toEntry(Optional.empty(), context.clock().instant());
         float[] vector = embed(List.of(SemanticScorer.embeddingText(draft))).get(0);
-        Change<MemoryEntry> change = index.write((writer, searcher) -> {
+        return index.write(changes -> {
             checkWritable();
-            Optional<MemoryEntry> previous = find(searcher, id, where(key, scope));
+            Optional<MemoryEntry> previous = changes.current(id, where(key, scope));
             MemoryEntry entry = write.toEntry(previous, context.clock().instant());
-            long sequence = writer.updateDocument(new Term(Documents.ID, id),
-                    Documents.document(entry, ns, context.projectId(), context.sessionId(), vector));
-            return new Change<>(entry, sequence);
-        }, Change::sequence);
-        return change.result();
+            changes.put(id, Documents.document(entry, ns, context.projectId(), context.sessionId(), vector), entry);
+            return entry;
+        });
     }
 
     /** The unit vectors of {@code texts} ({@code null} for a text without words), checked against the model's dimension. */
@@ -291,23 +285,21 @@ public final class VectorMemoryProvider implements MemoryProvider {
         Keys.validate(key);
         checkOpen();
         String id = Documents.id(namespace(scope), key);
-        return index.write((writer, searcher) -> {
-            if (searcher.count(new TermQuery(new Term(Documents.ID, id))) == 0) {
-                return new Change<>(false, -1);
+        return index.write(changes -> {
+            if (changes.current(id, where(key, scope)).isEmpty()) {
+                return false;
             }
-            return new Change<>(true, writer.deleteDocuments(new Term(Documents.ID, id)));
-        }, Change::sequence).result();
+            changes.delete(id);
+            return true;
+        });
     }
 
     @Override
     public int clear(Scope scope) {
         Objects.requireNonNull(scope, "scope");
         checkOpen();
-        Term ns = new Term(Documents.NS, namespace(scope));
-        return index.write((writer, searcher) -> {
-            int count = searcher.count(new TermQuery(ns));
-            return count == 0 ? new Change<>(0, -1) : new Change<>(count, writer.deleteDocuments(ns));
-        }, Change::sequence).result();
+        String ns = namespace(scope);
+        return index.write(changes -> changes.deleteNamespace(ns));
     }
 
     @Override

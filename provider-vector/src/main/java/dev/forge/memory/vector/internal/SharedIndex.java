@@ -9,6 +9,12 @@ import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import dev.forge.memory.MemoryEntry;
+import java.util.Optional;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
@@ -50,7 +56,11 @@ public final class SharedIndex {
     private IndexWriter writer;
     private SearcherManager manager;
     private volatile IndexState state;
+    private final Object refreshLock = new Object();
+    private final java.util.concurrent.ConcurrentHashMap<String, Pending> pending = new java.util.concurrent.ConcurrentHashMap<>();
     private long committedSequence;
+    private long refreshedSequence = -1;
+    private volatile long lastSequence = -1;
     private int references;
 
     private SharedIndex(Path directory, FSDirectory luceneDirectory) {
@@ -135,6 +145,11 @@ public final class SharedIndex {
             }
             this.state = recorded;
             this.writer = opened;
+            // a new writer numbers its operations afresh
+            this.pending.clear();
+            this.committedSequence = -1;
+            this.refreshedSequence = -1;
+            this.lastSequence = -1;
             this.manager = new SearcherManager(opened, true, false, null);
         } catch (LockObtainFailedException e) {
             closeQuietly(opened);
@@ -172,14 +187,7 @@ public final class SharedIndex {
         T apply(IndexSearcher searcher) throws IOException;
     }
 
-    /** Something to do with the writer and a searcher that sees every change made so far. */
-    @FunctionalInterface
-    public interface WriterWork<T> {
-        /** Does it. */
-        T apply(IndexWriter writer, IndexSearcher searcher) throws IOException;
-    }
-
-    /** Runs {@code work} on a searcher that sees every committed write. */
+    /** Runs {@code work} on a searcher that sees every completed write. */
     public <T> T read(SearcherWork<T> work) {
         lock.readLock().lock();
         try {
@@ -197,36 +205,108 @@ public final class SharedIndex {
     }
 
     /**
-     * Runs {@code work} alone (no other write, no reindex) with a searcher that sees every change, then commits
-     * its changes and refreshes the searcher before returning: what it wrote is durable and visible.
-     *
-     * @param work returns the Lucene sequence number of its last change, or -1 if it changed nothing
+     * The changes one {@link #write} may make, and the current entries they are based on. Reads of the current entry
+     * see every change made so far, even those not yet visible to searchers: a change stays in an overlay of
+     * pending changes from the moment it is made until a refreshed searcher holds it, so that writers never wait
+     * for a refresh (which would flush a segment) while they hold the write lock.
      */
-    public <T> T write(WriterWork<T> work, java.util.function.ToLongFunction<T> sequence) {
-        T result;
-        lock.writeLock().lock();
-        try {
-            manager.maybeRefreshBlocking();
+    public final class Changes {
+        private long last = -1;
+
+        private Changes() {
+        }
+
+        /** The current entry of {@code id}, including changes not yet visible to searchers. */
+        public Optional<MemoryEntry> current(String id, String where) throws IOException {
+            Pending change = pending.get(id);
+            if (change != null) {
+                return change.entry();
+            }
+            // Acquired after the overlay was consulted: a change pruned from it is in every searcher acquired since.
             IndexSearcher searcher = manager.acquire();
             try {
-                result = work.apply(writer, searcher);
+                TopDocs top = searcher.search(new TermQuery(new Term(Documents.ID, id)), 1);
+                if (top.scoreDocs.length == 0) {
+                    return Optional.empty();
+                }
+                return Optional.of(EntryCodec.decode(searcher.storedFields().document(top.scoreDocs[0].doc).get(Documents.ENTRY), where));
             } finally {
                 manager.release(searcher);
             }
+        }
+
+        /** Replaces the document of {@code id} by {@code doc}, which holds {@code entry}. */
+        public void put(String id, Document doc, MemoryEntry entry) throws IOException {
+            record(id, Optional.of(entry), writer.updateDocument(new Term(Documents.ID, id), doc));
+        }
+
+        /** Deletes the document of {@code id}. */
+        public void delete(String id) throws IOException {
+            record(id, Optional.empty(), writer.deleteDocuments(new Term(Documents.ID, id)));
+        }
+
+        /** Deletes every document of namespace {@code ns}; returns how many there were. */
+        public int deleteNamespace(String ns) throws IOException {
+            refreshCoveringAll();
+            Term term = new Term(Documents.NS, ns);
+            IndexSearcher searcher = manager.acquire();
+            int count;
+            try {
+                count = searcher.count(new TermQuery(term));
+            } finally {
+                manager.release(searcher);
+            }
+            if (count > 0) {
+                long seq = writer.deleteDocuments(term);
+                last = seq;
+                lastSequence = seq;
+            }
+            return count;
+        }
+
+        private void record(String id, Optional<MemoryEntry> entry, long seq) {
+            pending.put(id, new Pending(entry, seq));
+            last = seq;
+            lastSequence = seq;
+        }
+    }
+
+    /** A change not yet known to be visible to searchers: the entry now (empty if deleted) and its sequence number. */
+    private record Pending(Optional<MemoryEntry> entry, long sequence) {
+    }
+
+    /** Something to do with {@link Changes}. */
+    @FunctionalInterface
+    public interface ChangeWork<T> {
+        /** Does it. */
+        T apply(Changes changes) throws IOException;
+    }
+
+    /**
+     * Runs {@code work} alone (no other write, no reindex), then commits its changes and refreshes the searcher
+     * before returning: what it wrote is durable and visible. The commit happens outside the write lock, so that
+     * writers queued behind one commit are committed together by the next one (group commit); each still returns
+     * only after a commit that holds its changes.
+     */
+    public <T> T write(ChangeWork<T> work) {
+        T result;
+        Changes changes = new Changes();
+        lock.writeLock().lock();
+        try {
+            result = work.apply(changes);
         } catch (IOException | AlreadyClosedException e) {
             throw failure("write", e);
         } finally {
             lock.writeLock().unlock();
         }
-        long seq = sequence.applyAsLong(result);
-        if (seq >= 0) {
-            commit(seq);
+        if (changes.last >= 0) {
+            commitAndRefresh(changes.last);
         }
         return result;
     }
 
-    /** Commits every change up to sequence number {@code seq}, unless a commit by another thread already did. */
-    private void commit(long seq) {
+    /** Commits every change up to sequence number {@code seq} and refreshes the searcher, unless others already did. */
+    private void commitAndRefresh(long seq) {
         lock.readLock().lock();
         try {
             synchronized (commitLock) {
@@ -234,11 +314,29 @@ public final class SharedIndex {
                     committedSequence = Math.max(committedSequence, writer.commit());
                 }
             }
-            manager.maybeRefreshBlocking();
+            synchronized (refreshLock) {
+                if (refreshedSequence < seq) {
+                    long covered = lastSequence;
+                    manager.maybeRefreshBlocking();
+                    refreshedSequence = covered;
+                    // removes a change only if it is still the one recorded: a later change of the id stays
+                    pending.values().removeIf(p -> p.sequence() <= covered);
+                }
+            }
         } catch (IOException | AlreadyClosedException e) {
             throw failure("commit", e);
         } finally {
             lock.readLock().unlock();
+        }
+    }
+
+    /** Under the write lock: refreshes the searcher so that it holds every change; the overlay is then empty. */
+    private void refreshCoveringAll() throws IOException {
+        synchronized (refreshLock) {
+            long covered = lastSequence;
+            manager.maybeRefreshBlocking();
+            refreshedSequence = Math.max(refreshedSequence, covered);
+            pending.clear();
         }
     }
 
@@ -270,7 +368,7 @@ public final class SharedIndex {
                 IndexSearcher searcher;
                 try {
                     committedSequence = Math.max(committedSequence, writer.commit());
-                    manager.maybeRefreshBlocking();
+                    refreshCoveringAll();
                     searcher = manager.acquire();
                 } catch (IOException | AlreadyClosedException e) {
                     throw failure("reindex", e);
@@ -280,7 +378,7 @@ public final class SharedIndex {
                     writer.setLiveCommitData(newState.toUserData().entrySet());
                     committedSequence = Math.max(committedSequence, writer.commit());
                     state = newState;
-                    manager.maybeRefreshBlocking();
+                    refreshCoveringAll();
                     return result;
                 } catch (IOException e) {
                     rollBack(e);
