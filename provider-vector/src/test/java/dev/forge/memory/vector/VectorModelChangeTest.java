@@ -124,9 +124,7 @@ class VectorModelChangeTest {
     @Test
     void a_reindex_that_fails_half_way_rolls_back_to_the_old_index_intact() {
         try (MemoryProvider provider = open(384, false)) {
-            for (int i = 0; i < 70; i++) {
-                provider.set("k" + i, "entry number " + i + " about topic " + (i % 7), Scope.PROJECT);
-            }
+            VectorStores.writeInParallel(70, i -> provider.set("k" + i, "entry number " + i + " about topic " + (i % 7), Scope.PROJECT));
         }
         SearchRequest request = SearchRequest.builder("entry number 42").mode(SearchMode.SEMANTIC).limit(5).build();
         List<Hit> found;

@@ -54,48 +54,36 @@ class VectorSearchTest {
         return SearchRequest.builder(text).mode(mode);
     }
 
-    private static void writeInParallel(int count, java.util.function.IntConsumer write) {
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
-        try {
-            List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                int n = i;
-                futures.add(pool.submit(() -> write.accept(n)));
-            }
-            for (java.util.concurrent.Future<?> future : futures) {
-                future.get(60, java.util.concurrent.TimeUnit.SECONDS);
-            }
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
     /**
      * 500 close neighbours in another project, 5 entries in this one: a top-k taken before filtering would hold only
-     * the other project's. Both paths must return this project's 5.
+     * the other project's. Both paths (one provider of each on the same index) must return this project's 5.
      */
-    @ParameterizedTest(name = "exact_limit = {0}")
-    @ValueSource(ints = {0, 10_000})
-    void a_filter_that_keeps_few_entries_never_starves_semantic_search(int exactLimit) {
-        MemoryProvider other = open("other", Map.of("exact_limit", exactLimit));
-        MemoryProvider mine = open("mine", Map.of("exact_limit", exactLimit));
-        // written by 8 threads, so that group commits make durable several writes at once
-        writeInParallel(500, i -> other.set("theirs-" + i, "deploy the billing service to production, run " + i, Scope.PROJECT));
-        for (int i = 0; i < 5; i++) {
-            mine.set("mine-" + i, "notes on the garden, the roses and the deploy " + i, Scope.PROJECT);
-        }
-        List<Hit> hits = mine.search(request("deploy the billing service to production", SearchMode.SEMANTIC).limit(5).build());
-        assertThat(keys(hits)).containsExactlyInAnyOrder("mine-0", "mine-1", "mine-2", "mine-3", "mine-4");
-        List<Hit> hybrid = mine.search(request("deploy the billing service to production", SearchMode.HYBRID).limit(5).build());
-        assertThat(keys(hybrid)).containsExactlyInAnyOrder("mine-0", "mine-1", "mine-2", "mine-3", "mine-4");
-        // and a tag filter inside the other project: 3 tagged among 500
+    @Test
+    void a_filter_that_keeps_few_entries_never_starves_semantic_search_on_either_path() {
+        MemoryProvider other = open("other", Map.of("exact_limit", 0));
+        VectorStores.writeInParallel(500, i -> other.set("theirs-" + i, "deploy the billing service to production, run " + i, Scope.PROJECT));
         other.set("tagged-0", "roses in the garden", Scope.PROJECT, List.of("rare"), Map.of());
         other.set("tagged-1", "roses by the fence", Scope.PROJECT, List.of("rare"), Map.of());
         other.set("tagged-2", "the billing service", Scope.PROJECT, List.of("rare"), Map.of());
-        assertThat(keys(other.search(request("deploy the billing service to production", SearchMode.SEMANTIC)
-                .tag("rare").limit(3).build()))).containsExactlyInAnyOrder("tagged-0", "tagged-1", "tagged-2");
+        MemoryProvider hnsw = open("mine", Map.of("exact_limit", 0));
+        MemoryProvider exact = open("mine", Map.of("exact_limit", 10_000));
+        for (int i = 0; i < 5; i++) {
+            hnsw.set("mine-" + i, "notes on the garden, the roses and the deploy " + i, Scope.PROJECT);
+        }
+        String text = "deploy the billing service to production";
+        for (MemoryProvider mine : List.of(hnsw, exact)) {
+            assertThat(keys(mine.search(request(text, SearchMode.SEMANTIC).limit(5).build())))
+                    .containsExactlyInAnyOrder("mine-0", "mine-1", "mine-2", "mine-3", "mine-4");
+            assertThat(keys(mine.search(request(text, SearchMode.HYBRID).limit(5).build())))
+                    .containsExactlyInAnyOrder("mine-0", "mine-1", "mine-2", "mine-3", "mine-4");
+        }
+        // a tag filter inside the other project, 3 tagged among 503, through the graph (503 > exact_limit 0)
+        assertThat(keys(other.search(request(text, SearchMode.SEMANTIC).tag("rare").limit(3).build())))
+                .containsExactlyInAnyOrder("tagged-0", "tagged-1", "tagged-2");
+        // and without a filter the other project's 500 are found through the graph, best first
+        List<Hit> theirs = other.search(request(text + ", run 7", SearchMode.SEMANTIC).limit(3).build());
+        assertThat(theirs).hasSize(3);
+        assertThat(theirs.get(0).entry().key()).isEqualTo("theirs-7");
     }
 
     @Test

@@ -34,6 +34,28 @@ final class VectorStores {
                 .build();
     }
 
+    /**
+     * Runs {@code write(0)} to {@code write(count - 1)} on 8 threads of its own, so that group commits make several
+     * writes durable at once: each write commits before it returns, so a long sequential loop is slow.
+     */
+    static void writeInParallel(int count, java.util.function.IntConsumer write) {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int n = i;
+                futures.add(pool.submit(() -> write.accept(n)));
+            }
+            for (java.util.concurrent.Future<?> future : futures) {
+                future.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Opens the provider on {@code base} for {@code project}, hashing model of 384 components plus {@code extra}. */
     static VectorMemoryProvider open(Path base, String project, Map<String, Object> extra) {
         return (VectorMemoryProvider) new VectorMemoryProviderFactory().open(context(base, project, hashing(384, extra)));
