@@ -1,0 +1,77 @@
+package dev.forge.memory.vector;
+
+import dev.forge.memory.ConfigurationException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The settings of the {@code vector} provider, bound from its config block with
+ * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are written in {@code snake_case}; a missing key takes its
+ * default, an unknown key is rejected with the list of known keys.
+ *
+ * <pre>{@code
+ * memory:
+ *   provider: vector
+ *   config:
+ *     path: .forge/vectors          # the index directory; relative to the project's base directory
+ *     embedding: { model: minilm }  # the embedding model and its settings; minilm is the default
+ *     rrf_k: 60                     # the rank constant of hybrid fusion
+ *     overfetch: 4                  # kNN asks HNSW for limit * overfetch neighbours
+ *     exact_limit: 10000            # at most this many filtered candidates: exact cosine instead of HNSW
+ * }</pre>
+ *
+ * @param path       the index directory; relative paths resolve against the context's base directory, {@code ~}
+ *                   against the home directory. Every project and session using the directory shares its GLOBAL
+ *                   entries
+ * @param embedding  the {@code embedding} block: {@code model} names an
+ *                   {@link dev.forge.memory.embedding.EmbeddingModel} and the other keys are its settings; default
+ *                   {@code {model: minilm}}
+ * @param rrfK       the rank constant {@code k} of reciprocal rank fusion in HYBRID search, at least 1; default 60
+ * @param overfetch  how many times the limit HNSW is asked for (more neighbours, better recall), 1 to 100; default 4
+ * @param exactLimit when the filter of a SEMANTIC search leaves at most this many entries, they are scored exactly
+ *                   (brute-force cosine) instead of through the HNSW graph; 0 to 1,000,000; default 10,000
+ */
+public record VectorConfig(String path, Map<String, Object> embedding, Integer rrfK, Integer overfetch, Integer exactLimit) {
+
+    /** The default {@code path}: {@code .forge/vectors} under the project directory. */
+    public static final String DEFAULT_PATH = ".forge/vectors";
+    /** The default embedding model. */
+    public static final String DEFAULT_MODEL = "minilm";
+    /** The default {@code rrf_k}. */
+    public static final int DEFAULT_RRF_K = 60;
+    /** The default {@code overfetch}. */
+    public static final int DEFAULT_OVERFETCH = 4;
+    /** The default {@code exact_limit}. */
+    public static final int DEFAULT_EXACT_LIMIT = 10_000;
+
+    /** Fills in the default of every missing setting and rejects values out of range. */
+    public VectorConfig {
+        if (path == null) {
+            path = DEFAULT_PATH;
+        } else if (path.isBlank()) {
+            throw new ConfigurationException("'path' must not be blank: leave it out to use the project's " + DEFAULT_PATH + ".");
+        }
+        embedding = embedding == null ? Map.of("model", DEFAULT_MODEL) : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(embedding));
+        if (rrfK == null) {
+            rrfK = DEFAULT_RRF_K;
+        } else if (rrfK < 1) {
+            throw new ConfigurationException("'rrf_k' must be at least 1, not " + rrfK + "; 60 is the usual value.");
+        }
+        if (overfetch == null) {
+            overfetch = DEFAULT_OVERFETCH;
+        } else if (overfetch < 1 || overfetch > 100) {
+            throw new ConfigurationException("'overfetch' must be 1 to 100, not " + overfetch + ".");
+        }
+        if (exactLimit == null) {
+            exactLimit = DEFAULT_EXACT_LIMIT;
+        } else if (exactLimit < 0 || exactLimit > 1_000_000) {
+            throw new ConfigurationException("'exact_limit' must be 0 to 1000000, not " + exactLimit + ".");
+        }
+    }
+
+    /** Every setting at its default. */
+    public static VectorConfig defaults() {
+        return new VectorConfig(null, null, null, null, null);
+    }
+}

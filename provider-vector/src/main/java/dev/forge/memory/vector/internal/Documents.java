@@ -1,0 +1,303 @@
+package dev.forge.memory.vector.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.forge.memory.Filter;
+import dev.forge.memory.KeyPattern;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.Scope;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.StopFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.en.PorterStemFilter;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.util.CharTokenizer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.PrefixQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The layout of one entry's Lucene document, and the queries over it.
+ *
+ * <p>Fields: {@code id} (namespace and key: the unit of replacement), {@code ns} (scope, project and session),
+ * {@code key}, {@code scope}, {@code project}, {@code session}, {@code tags} (one term per tag), {@code meta} (one
+ * canonical term per top-level metadata field, for equality filters), {@code created_at} and {@code updated_at}
+ * (points), {@code version}, {@code text} (key, tags and value for BM25), {@code entry} (the whole entry as stored
+ * JSON, what reads return) and {@code vector_<dimension>} (the unit vector, dot product similarity).
+ */
+public final class Documents {
+
+    /** The namespace and key: one document per id. */
+    public static final String ID = "id";
+    /** The namespace: scope, and project and session where the scope has them. */
+    public static final String NS = "ns";
+    static final String KEY = "key";
+    static final String SCOPE = "scope";
+    static final String PROJECT = "project";
+    static final String SESSION = "session";
+    static final String TAGS = "tags";
+    static final String META = "meta";
+    static final String CREATED_AT = "created_at";
+    static final String UPDATED_AT = "updated_at";
+    static final String VERSION = "version";
+    /** The analysed text BM25 searches: key, tags and value. */
+    public static final String TEXT = "text";
+    /** The stored JSON of the entry. */
+    public static final String ENTRY = "entry";
+
+    /** Vectors are unit length, so the dot product is the cosine similarity. */
+    public static final VectorSimilarityFunction SIMILARITY = VectorSimilarityFunction.DOT_PRODUCT;
+
+    /** The largest dimension Lucene's default vector format indexes. */
+    public static final int MAX_DIMENSION = 1024;
+
+    /** Canonical metadata terms longer than this are replaced by a hash, so that no term reaches Lucene's limit. */
+    private static final int MAX_META_TERM_BYTES = 512;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final char SEP = '\u0000';
+
+    private Documents() {
+    }
+
+    /** The name of the vector field for vectors of {@code dimension} components. */
+    public static String vectorField(int dimension) {
+        return "vector_" + dimension;
+    }
+
+    /**
+     * The analyser of the {@code text} field and of keyword queries: words are runs of letters and digits (so
+     * {@code note:db} and {@code snake_case} are two words each, and search syntax in a query is plain text),
+     * lower-cased, English stop words removed, Porter-stemmed ({@code deploys} finds {@code deployment}'s stem).
+     */
+    public static Analyzer analyzer() {
+        return new Analyzer() {
+            @Override
+            protected TokenStreamComponents createComponents(String fieldName) {
+                Tokenizer tokenizer = CharTokenizer.fromTokenCharPredicate(Character::isLetterOrDigit);
+                TokenStream stream = new LowerCaseFilter(tokenizer);
+                stream = new StopFilter(stream, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+                stream = new PorterStemFilter(stream);
+                return new TokenStreamComponents(tokenizer, stream);
+            }
+
+            @Override
+            protected TokenStream normalize(String fieldName, TokenStream in) {
+                return new LowerCaseFilter(in);
+            }
+        };
+    }
+
+    /** The distinct analysed terms of {@code text}, in order of first appearance. */
+    public static List<String> terms(Analyzer analyzer, String text) {
+        Set<String> terms = new LinkedHashSet<>();
+        try (TokenStream stream = analyzer.tokenStream(TEXT, text)) {
+            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+            stream.reset();
+            while (stream.incrementToken()) {
+                terms.add(term.toString());
+            }
+            stream.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return List.copyOf(terms);
+    }
+
+    /** The namespace of {@code scope} for a provider of {@code project} and {@code session}. */
+    public static String namespace(Scope scope, String project, String session) {
+        return switch (scope) {
+            case SESSION -> "session" + SEP + project + SEP + session;
+            case PROJECT -> "project" + SEP + project;
+            case GLOBAL -> "global";
+        };
+    }
+
+    /** The id of {@code key} in namespace {@code ns}. */
+    public static String id(String ns, String key) {
+        return ns + SEP + key;
+    }
+
+    /**
+     * The document of {@code entry}.
+     *
+     * @param vector its unit vector, or {@code null} when the model found nothing in its text (it then has no vector
+     *               and semantic search never finds it)
+     */
+    public static Document document(MemoryEntry entry, String ns, String project, String session, float[] vector) {
+        Document doc = new Document();
+        doc.add(new StringField(ID, id(ns, entry.key()), Field.Store.NO));
+        doc.add(new StringField(NS, ns, Field.Store.YES));
+        doc.add(new StringField(KEY, entry.key(), Field.Store.NO));
+        doc.add(new StringField(SCOPE, entry.scope().id(), Field.Store.NO));
+        doc.add(new StringField(PROJECT, entry.scope() == Scope.GLOBAL ? "" : project, Field.Store.YES));
+        doc.add(new StringField(SESSION, entry.scope() == Scope.SESSION ? session : "", Field.Store.YES));
+        for (String tag : entry.tags()) {
+            doc.add(new StringField(TAGS, tag, Field.Store.NO));
+        }
+        for (Map.Entry<String, Object> field : entry.metadata().entrySet()) {
+            doc.add(new StringField(META, metaTerm(field.getKey(), field.getValue()), Field.Store.NO));
+        }
+        doc.add(new LongPoint(CREATED_AT, entry.createdAt().toEpochMilli()));
+        doc.add(new LongPoint(UPDATED_AT, entry.updatedAt().toEpochMilli()));
+        doc.add(new StoredField(VERSION, entry.version()));
+        doc.add(new TextField(TEXT, searchText(entry), Field.Store.NO));
+        doc.add(new StoredField(ENTRY, EntryCodec.encode(entry)));
+        if (vector != null) {
+            doc.add(new KnnFloatVectorField(vectorField(vector.length), vector, SIMILARITY));
+        }
+        return doc;
+    }
+
+    private static String searchText(MemoryEntry entry) {
+        return entry.key() + "\n" + String.join("\n", entry.tags()) + "\n" + entry.value();
+    }
+
+    /**
+     * {@code vector} as stored: {@code null} for a zero vector (no words), otherwise scaled to unit length (models
+     * promise unit vectors; rounding is corrected so that the dot product stays a cosine).
+     */
+    public static float[] unitOrNull(float[] vector) {
+        double norm = 0;
+        for (float component : vector) {
+            norm += (double) component * component;
+        }
+        if (norm == 0 || !Double.isFinite(norm)) {
+            return null;
+        }
+        float[] unit = new float[vector.length];
+        float scale = (float) (1 / Math.sqrt(norm));
+        for (int i = 0; i < vector.length; i++) {
+            unit[i] = vector[i] * scale;
+        }
+        return unit;
+    }
+
+    // ------------------------------------------------------------------ metadata terms
+
+    /**
+     * The term of one metadata field: the field name as a JSON string, then its value in a canonical form in which
+     * numbers equal by value are equal ({@code 2} and {@code 2.0}) and nothing else is, so that a term query is
+     * exactly {@link Filter}'s equality. Long forms are hashed.
+     */
+    public static String metaTerm(String name, Object value) {
+        String canonical = canonical(value);
+        String field = quote(name);
+        if (canonical.getBytes(StandardCharsets.UTF_8).length + field.length() > MAX_META_TERM_BYTES) {
+            return field + "#" + sha256(canonical);
+        }
+        return field + "=" + canonical;
+    }
+
+    private static String canonical(Object value) {
+        if (value instanceof String s) {
+            return quote(s);
+        }
+        if (value instanceof Boolean b) {
+            return b.toString();
+        }
+        if (value instanceof Long || value instanceof Integer) {
+            return BigDecimal.valueOf(((Number) value).longValue()).stripTrailingZeros().toString();
+        }
+        if (value instanceof Number n) {
+            return BigDecimal.valueOf(n.doubleValue()).stripTrailingZeros().toString();
+        }
+        if (value instanceof List<?> list) {
+            List<String> items = new ArrayList<>();
+            list.forEach(item -> items.add(canonical(item)));
+            return "[" + String.join(",", items) + "]";
+        }
+        if (value instanceof Map<?, ?> map) {
+            TreeMap<String, Object> sorted = new TreeMap<>();
+            map.forEach((k, v) -> sorted.put(String.valueOf(k), v));
+            List<String> fields = new ArrayList<>();
+            sorted.forEach((k, v) -> fields.add(quote(k) + ":" + canonical(v)));
+            return "{" + String.join(",", fields) + "}";
+        }
+        throw new IllegalArgumentException("not a normalised JSON value: " + value.getClass().getName());
+    }
+
+    private static String quote(String text) {
+        try {
+            return JSON.writeValueAsString(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    /** The documents of the given namespaces that meet {@code filter}: what every read and search is limited to. */
+    public static Query filterQuery(Set<String> namespaces, Filter filter) {
+        BooleanQuery.Builder query = new BooleanQuery.Builder();
+        BooleanQuery.Builder anyNamespace = new BooleanQuery.Builder();
+        for (String ns : namespaces) {
+            anyNamespace.add(new TermQuery(new Term(NS, ns)), Occur.SHOULD);
+        }
+        query.add(anyNamespace.build(), Occur.FILTER);
+        for (String tag : filter.tags()) {
+            query.add(new TermQuery(new Term(TAGS, tag)), Occur.FILTER);
+        }
+        for (Map.Entry<String, Object> field : filter.metadata().entrySet()) {
+            query.add(new TermQuery(new Term(META, metaTerm(field.getKey(), field.getValue()))), Occur.FILTER);
+        }
+        long after = filter.updatedAfter().map(t -> t.toEpochMilli() == Long.MAX_VALUE ? Long.MAX_VALUE : t.toEpochMilli() + 1)
+                .orElse(Long.MIN_VALUE);
+        long before = filter.updatedBefore().map(t -> t.toEpochMilli() == Long.MIN_VALUE ? Long.MIN_VALUE : t.toEpochMilli() - 1)
+                .orElse(Long.MAX_VALUE);
+        if (filter.updatedAfter().isPresent() || filter.updatedBefore().isPresent()) {
+            query.add(LongPoint.newRangeQuery(UPDATED_AT, after, before), Occur.FILTER);
+        }
+        return query.build();
+    }
+
+    /** {@link #filterQuery} narrowed by the parts of a key pattern Lucene can match on its own. */
+    public static Query patternQuery(Query filter, KeyPattern pattern) {
+        Query narrowing = switch (pattern.kind()) {
+            case EXACT -> new TermQuery(new Term(KEY, pattern.literals().get(0)));
+            case PREFIX -> new PrefixQuery(new Term(KEY, pattern.literalPrefix()));
+            case TAG -> new TermQuery(new Term(TAGS, pattern.tagName()));
+            default -> null;
+        };
+        if (narrowing == null) {
+            return filter;
+        }
+        return new BooleanQuery.Builder().add(filter, Occur.FILTER).add(narrowing, Occur.FILTER).build();
+    }
+}

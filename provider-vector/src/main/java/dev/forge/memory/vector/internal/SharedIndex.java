@@ -1,0 +1,470 @@
+package dev.forge.memory.vector.internal;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.CorruptEntryException;
+import dev.forge.memory.MemoryException;
+import dev.forge.memory.StorageException;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import dev.forge.memory.MemoryEntry;
+import java.util.Optional;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+
+/**
+ * One Lucene index directory, open once per JVM and shared by every provider opened on it (reference counted,
+ * keyed by the directory's real path): one {@link IndexWriter}, which holds Lucene's {@code write.lock} so that a
+ * second process is refused, and one near-real-time {@link SearcherManager}.
+ *
+ * <p>Locking: reads hold the read lock. A write holds the write lock while it reads the current entry (through the
+ * overlay of changes not yet visible to searchers, see {@link Changes}) and updates the writer, then commits and
+ * refreshes outside it, so that writers queued behind one commit are made durable together by the next (group
+ * commit). Commits and refreshes hold the read lock, so that a reindex, which holds the write lock and the commit
+ * lock for its whole run, never sees anything committed half way, and may swap the writer after a rollback.
+ */
+public final class SharedIndex {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SharedIndex.class);
+    private static final Map<Path, SharedIndex> OPEN = new HashMap<>();
+
+    private final Path directory;
+    private final FSDirectory luceneDirectory;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Object commitLock = new Object();
+    private IndexWriter writer;
+    private SearcherManager manager;
+    private volatile IndexState state;
+    private final Object refreshLock = new Object();
+    private final java.util.concurrent.ConcurrentHashMap<String, Pending> pending = new java.util.concurrent.ConcurrentHashMap<>();
+    private long committedSequence;
+    private long refreshedSequence = -1;
+    private volatile long lastSequence = -1;
+    private int references;
+
+    private SharedIndex(Path directory, FSDirectory luceneDirectory) {
+        this.directory = directory;
+        this.luceneDirectory = luceneDirectory;
+    }
+
+    /**
+     * The index in {@code directory}, opened (and created, recording {@code fresh}'s state) by the first caller in
+     * this JVM and shared with the later ones until each has {@linkplain #release() released} it.
+     *
+     * @throws BackendUnavailableException if another process has the index open, or it cannot be opened
+     * @throws CorruptEntryException       if its files are damaged
+     * @throws ConfigurationException      if the directory holds something other than this provider's index
+     */
+    public static SharedIndex acquire(Path directory, Supplier<IndexState> fresh) {
+        Path real;
+        try {
+            Files.createDirectories(directory);
+            real = directory.toRealPath();
+        } catch (IOException e) {
+            throw new BackendUnavailableException("Cannot create or open the vector index directory " + directory + ": " + e
+                    + ". Check that the path is a directory you can write to.", e);
+        }
+        synchronized (OPEN) {
+            SharedIndex index = OPEN.get(real);
+            if (index == null) {
+                index = open(real, fresh);
+                OPEN.put(real, index);
+            }
+            index.references++;
+            return index;
+        }
+    }
+
+    private static SharedIndex open(Path real, Supplier<IndexState> fresh) {
+        FSDirectory dir;
+        try {
+            dir = FSDirectory.open(real);
+        } catch (IOException e) {
+            throw new BackendUnavailableException("Cannot open the vector index directory " + real + ": " + e, e);
+        }
+        SharedIndex index = new SharedIndex(real, dir);
+        try {
+            index.openWriter(fresh);
+            return index;
+        } catch (RuntimeException e) {
+            closeQuietly(dir);
+            throw e;
+        }
+    }
+
+    private void openWriter(Supplier<IndexState> fresh) {
+        IndexWriter opened = null;
+        try {
+            boolean existed = DirectoryReader.indexExists(luceneDirectory);
+            IndexWriterConfig config = new IndexWriterConfig(Documents.analyzer())
+                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                    .setCommitOnClose(true);
+            opened = new IndexWriter(luceneDirectory, config);
+            Map<String, String> userData = new LinkedHashMap<>();
+            Iterable<Map.Entry<String, String>> live = opened.getLiveCommitData();
+            if (live != null) {
+                live.forEach(e -> userData.put(e.getKey(), e.getValue()));
+            }
+            IndexState recorded;
+            try {
+                recorded = IndexState.fromUserData(userData).orElse(null);
+            } catch (IllegalArgumentException e) {
+                throw new CorruptEntryException("The vector index at " + directory + " cannot be read: " + e.getMessage()
+                        + ". It is left as it is; open it with the forge-memory version that wrote it, or move it away and "
+                        + "re-import the memories.", e);
+            }
+            if (recorded == null) {
+                if (existed && opened.getDocStats().numDocs > 0) {
+                    throw new ConfigurationException("The directory " + directory + " holds a Lucene index that the vector "
+                            + "provider did not write; it is left untouched. Configure another 'path'.");
+                }
+                recorded = fresh.get();
+                opened.setLiveCommitData(recorded.toUserData().entrySet());
+                opened.commit();
+            }
+            this.state = recorded;
+            this.writer = opened;
+            // a new writer numbers its operations afresh
+            this.pending.clear();
+            this.committedSequence = -1;
+            this.refreshedSequence = -1;
+            this.lastSequence = -1;
+            this.manager = new SearcherManager(opened, true, false, null);
+        } catch (LockObtainFailedException e) {
+            closeQuietly(opened);
+            throw new BackendUnavailableException("The vector index at " + directory + " is in use by another process "
+                    + "(it holds Lucene's write.lock). Only one process at a time may open a vector index: close the other "
+                    + "forge-memory process, or give this one another 'path'.", e);
+        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
+            closeQuietly(opened);
+            throw new CorruptEntryException("The vector index at " + directory + " is damaged or of an unknown format ("
+                    + e.getMessage() + "). Nothing was changed: restore the directory from a backup, or move it away and "
+                    + "re-import the memories (forge-memory import).", e);
+        } catch (IOException e) {
+            closeQuietly(opened);
+            throw new BackendUnavailableException("Cannot open the vector index at " + directory + ": " + e, e);
+        } catch (RuntimeException e) {
+            closeQuietly(opened);
+            throw e;
+        }
+    }
+
+    /** The directory's real path. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** What the index records about its vectors now. */
+    public IndexState state() {
+        return state;
+    }
+
+    /** Something to do with a searcher that may throw {@link IOException}. */
+    @FunctionalInterface
+    public interface SearcherWork<T> {
+        /** Does it. */
+        T apply(IndexSearcher searcher) throws IOException;
+    }
+
+    /** Runs {@code work} on a searcher that sees every completed write. */
+    public <T> T read(SearcherWork<T> work) {
+        lock.readLock().lock();
+        try {
+            IndexSearcher searcher = manager.acquire();
+            try {
+                return work.apply(searcher);
+            } finally {
+                manager.release(searcher);
+            }
+        } catch (IOException | AlreadyClosedException e) {
+            throw failure("read", e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The changes one {@link #write} may make, and the current entries they are based on. Reads of the current entry
+     * see every change made so far, even those not yet visible to searchers: a change stays in an overlay of
+     * pending changes from the moment it is made until a refreshed searcher holds it, so that writers never wait
+     * for a refresh (which would flush a segment) while they hold the write lock.
+     */
+    public final class Changes {
+        private long last = -1;
+
+        private Changes() {
+        }
+
+        /** The current entry of {@code id}, including changes not yet visible to searchers. */
+        public Optional<MemoryEntry> current(String id, String where) throws IOException {
+            Pending change = pending.get(id);
+            if (change != null) {
+                return change.entry();
+            }
+            // Acquired after the overlay was consulted: a change pruned from it is in every searcher acquired since.
+            IndexSearcher searcher = manager.acquire();
+            try {
+                TopDocs top = searcher.search(new TermQuery(new Term(Documents.ID, id)), 1);
+                if (top.scoreDocs.length == 0) {
+                    return Optional.empty();
+                }
+                return Optional.of(EntryCodec.decode(searcher.storedFields().document(top.scoreDocs[0].doc).get(Documents.ENTRY), where));
+            } finally {
+                manager.release(searcher);
+            }
+        }
+
+        /** Replaces the document of {@code id} by {@code doc}, which holds {@code entry}. */
+        public void put(String id, Document doc, MemoryEntry entry) throws IOException {
+            record(id, Optional.of(entry), writer.updateDocument(new Term(Documents.ID, id), doc));
+        }
+
+        /** Deletes the document of {@code id}. */
+        public void delete(String id) throws IOException {
+            record(id, Optional.empty(), writer.deleteDocuments(new Term(Documents.ID, id)));
+        }
+
+        /** Deletes every document of namespace {@code ns}; returns how many there were. */
+        public int deleteNamespace(String ns) throws IOException {
+            refreshCoveringAll();
+            Term term = new Term(Documents.NS, ns);
+            IndexSearcher searcher = manager.acquire();
+            int count;
+            try {
+                count = searcher.count(new TermQuery(term));
+            } finally {
+                manager.release(searcher);
+            }
+            if (count > 0) {
+                long seq = writer.deleteDocuments(term);
+                last = seq;
+                lastSequence = seq;
+            }
+            return count;
+        }
+
+        private void record(String id, Optional<MemoryEntry> entry, long seq) {
+            pending.put(id, new Pending(entry, seq));
+            last = seq;
+            lastSequence = seq;
+        }
+    }
+
+    /** A change not yet known to be visible to searchers: the entry now (empty if deleted) and its sequence number. */
+    private record Pending(Optional<MemoryEntry> entry, long sequence) {
+    }
+
+    /** Something to do with {@link Changes}. */
+    @FunctionalInterface
+    public interface ChangeWork<T> {
+        /** Does it. */
+        T apply(Changes changes) throws IOException;
+    }
+
+    /**
+     * Runs {@code work} alone (no other write, no reindex), then commits its changes and refreshes the searcher
+     * before returning: what it wrote is durable and visible. The commit happens outside the write lock, so that
+     * writers queued behind one commit are committed together by the next one (group commit); each still returns
+     * only after a commit that holds its changes.
+     */
+    public <T> T write(ChangeWork<T> work) {
+        T result;
+        Changes changes = new Changes();
+        lock.writeLock().lock();
+        try {
+            result = work.apply(changes);
+        } catch (IOException | AlreadyClosedException e) {
+            throw failure("write", e);
+        } finally {
+            lock.writeLock().unlock();
+        }
+        if (changes.last >= 0) {
+            commitAndRefresh(changes.last);
+        }
+        return result;
+    }
+
+    /** Commits every change up to sequence number {@code seq} and refreshes the searcher, unless others already did. */
+    private void commitAndRefresh(long seq) {
+        lock.readLock().lock();
+        try {
+            synchronized (commitLock) {
+                if (committedSequence < seq) {
+                    committedSequence = Math.max(committedSequence, writer.commit());
+                }
+            }
+            synchronized (refreshLock) {
+                if (refreshedSequence < seq) {
+                    long covered = lastSequence;
+                    manager.maybeRefreshBlocking();
+                    refreshedSequence = covered;
+                    // removes a change only if it is still the one recorded: a later change of the id stays
+                    pending.values().removeIf(p -> p.sequence() <= covered);
+                }
+            }
+        } catch (IOException | AlreadyClosedException e) {
+            throw failure("commit", e);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Under the write lock: refreshes the searcher so that it holds every change; the overlay is then empty. */
+    private void refreshCoveringAll() throws IOException {
+        synchronized (refreshLock) {
+            long covered = lastSequence;
+            manager.maybeRefreshBlocking();
+            refreshedSequence = Math.max(refreshedSequence, covered);
+            pending.clear();
+        }
+    }
+
+    /**
+     * Records {@code newState} with the next commit, for writes of a provider whose model differs from the index's
+     * (opened for a reindex): the index is then marked incomplete. Call inside {@link #write}.
+     */
+    public void recordState(IndexState newState) {
+        writer.setLiveCommitData(newState.toUserData().entrySet());
+        state = newState;
+    }
+
+    /** A rebuild of the index, run alone: see {@link #rebuild}. */
+    @FunctionalInterface
+    public interface Rebuild<T> {
+        /** Rewrites documents with {@code writer}, reading them from {@code searcher}. */
+        T apply(IndexWriter writer, IndexSearcher searcher) throws IOException;
+    }
+
+    /**
+     * Runs {@code rebuild} with no other write or commit in between, after committing what earlier writes left
+     * uncommitted; then commits once with {@code newState}. If the rebuild fails, every change it made is rolled
+     * back, the index is reopened as last committed (the old vectors and state) and the failure is rethrown.
+     */
+    public <T> T rebuild(IndexState newState, Rebuild<T> rebuild) {
+        lock.writeLock().lock();
+        try {
+            synchronized (commitLock) {
+                IndexSearcher searcher;
+                try {
+                    committedSequence = Math.max(committedSequence, writer.commit());
+                    refreshCoveringAll();
+                    searcher = manager.acquire();
+                } catch (IOException | AlreadyClosedException e) {
+                    throw failure("reindex", e);
+                }
+                try {
+                    T result = rebuild.apply(writer, searcher);
+                    writer.setLiveCommitData(newState.toUserData().entrySet());
+                    committedSequence = Math.max(committedSequence, writer.commit());
+                    state = newState;
+                    refreshCoveringAll();
+                    return result;
+                } catch (IOException e) {
+                    rollBack(e);
+                    throw failure("reindex", e);
+                } catch (RuntimeException | Error e) {
+                    rollBack(e);
+                    throw e;
+                } finally {
+                    releaseQuietly(searcher);
+                }
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void releaseQuietly(IndexSearcher searcher) {
+        try {
+            manager.release(searcher);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("Releasing a searcher of {} failed", directory, e);
+        }
+    }
+
+    private void rollBack(Throwable cause) {
+        LOG.warn("Reindexing the vector index at {} failed; rolling back to its last commit: {}", directory, cause.toString());
+        SearcherManager oldManager = manager;
+        try {
+            writer.rollback();
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+        try {
+            oldManager.close();
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+        try {
+            openWriter(() -> state);
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    private MemoryException failure(String what, Exception e) {
+        if (e instanceof CorruptIndexException) {
+            return new CorruptEntryException("The vector index at " + directory + " is damaged (" + e.getMessage()
+                    + "); the " + what + " failed and nothing was changed. Run forge-memory doctor, then restore the "
+                    + "directory from a backup or move it away and re-import the memories.", e);
+        }
+        if (e instanceof AlreadyClosedException) {
+            return new BackendUnavailableException("The vector index at " + directory + " was closed"
+                    + (writer != null && writer.getTragicException() != null ? " after an error: " + writer.getTragicException() : "")
+                    + "; the " + what + " failed. Open the provider again.", e);
+        }
+        return new StorageException("The " + what + " of the vector index at " + directory + " failed: " + e
+                + ". Check the disk (space, permissions) and retry.", e);
+    }
+
+    /** Gives up one reference; the last one closes the index (its writer commits nothing new: all is committed). */
+    public void release() {
+        synchronized (OPEN) {
+            if (--references > 0) {
+                return;
+            }
+            OPEN.remove(directory);
+            lock.writeLock().lock();
+            try {
+                closeQuietly(manager);
+                closeQuietly(writer);
+                closeQuietly(luceneDirectory);
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.warn("Closing part of a vector index failed: {}", e.toString());
+        }
+    }
+}
