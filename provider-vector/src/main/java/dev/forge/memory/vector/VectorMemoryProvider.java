@@ -77,8 +77,9 @@ import java.util.Set;
  *       graph asked for {@code limit * overfetch} neighbours. The score is the cosine similarity; entries at 0 or
  *       below are no hits; {@code threshold} applies to the cosine.</li>
  *   <li>HYBRID search fuses a keyword and a semantic ranking, each {@code max(100, limit * overfetch)} deep, by
- *       reciprocal rank fusion ({@link SemanticScorer#fuse(SearchRequest, List, List, int)} with
- *       {@link VectorConfig#rrfK()}); {@code threshold} applies to the fused score.</li>
+ *       weighted reciprocal rank fusion ({@link SemanticScorer#fuse(SearchRequest, List, List, int, double)} with
+ *       {@link VectorConfig#rrfK()} and {@link VectorConfig#keywordWeight()}); {@code threshold} applies to the
+ *       fused score.</li>
  * </ul>
  *
  * <p>Durability: every {@code set}, {@code delete} and {@code clear} is committed (Lucene commit, files synced)
@@ -373,7 +374,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
                         Math.max(MIN_HYBRID_DEPTH, (long) request.limit() * config.overfetch()));
                 List<Hit> keyword = keyword(request, depth, 0.0);
                 List<Hit> semantic = semantic(request, depth, 0.0);
-                return SemanticScorer.fuse(request, keyword, semantic, config.rrfK());
+                return SemanticScorer.fuse(request, keyword, semantic, config.rrfK(), config.keywordWeight());
         }
     }
 

@@ -28,7 +28,8 @@ class VectorConfigTest {
         VectorConfig defaults = VectorConfig.defaults();
         assertThat(defaults.path()).isEqualTo(".forge/vectors");
         assertThat(defaults.embedding()).isEqualTo(Map.of("model", "minilm"));
-        assertThat(defaults.rrfK()).isEqualTo(60);
+        assertThat(defaults.rrfK()).isEqualTo(20);
+        assertThat(defaults.keywordWeight()).isEqualTo(0.25);
         assertThat(defaults.overfetch()).isEqualTo(4);
         assertThat(defaults.exactLimit()).isEqualTo(10_000);
     }
@@ -38,7 +39,7 @@ class VectorConfigTest {
         assertThatThrownBy(() -> open(Map.of("embedding", Map.of("model", "hashing"), "rrf", 10)))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("rrf")
-                .hasMessageContaining("embedding, exact_limit, overfetch, path, rrf_k")
+                .hasMessageContaining("embedding, exact_limit, keyword_weight, overfetch, path, rrf_k")
                 .hasMessageContaining("Did you mean 'rrf_k'");
         assertThat(base.resolve(".forge")).doesNotExist();
     }
@@ -72,6 +73,10 @@ class VectorConfigTest {
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("exact_limit");
         assertThatThrownBy(() -> open(VectorStores.hashing(64, Map.of("path", " "))))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("path");
+        for (double weight : new double[] {0, -0.1, 1.01}) {
+            assertThatThrownBy(() -> open(VectorStores.hashing(64, Map.of("keyword_weight", weight))))
+                    .isInstanceOf(ConfigurationException.class).hasMessageContaining("keyword_weight");
+        }
         assertThatThrownBy(() -> open(VectorStores.hashing(64, Map.of("rrf_k", "sixty"))))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("rrf_k");
     }
