@@ -8,6 +8,8 @@ import dev.forge.memory.markdown.MarkdownConfig;
 import dev.forge.memory.markdown.MarkdownMemoryProvider;
 import dev.forge.memory.sqlite.SqliteConfig;
 import dev.forge.memory.sqlite.SqliteMemoryProvider;
+import dev.forge.memory.vector.VectorConfig;
+import dev.forge.memory.vector.VectorMemoryProvider;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +35,7 @@ final class ConfigTemplates {
             MarkdownMemoryProvider.NAME, markdownSettings(),
             SqliteMemoryProvider.NAME, sqliteSettings(),
             FileMemoryProvider.NAME, fileSettings(),
+            VectorMemoryProvider.NAME, vectorSettings(),
             InMemoryMemoryProvider.NAME, List.of(new Setting("tombstones", "false",
                     "true: delete and clear keep the history, as markdown and sqlite do")));
 
@@ -72,6 +75,23 @@ final class ConfigTemplates {
                 new Setting("max_file_size", size(defaults.maxFileSize().bytes()),
                         "the largest entry file; values are capped at min(1MB, this)"),
                 new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
+    }
+
+    private static List<Setting> vectorSettings() {
+        VectorConfig defaults = VectorConfig.defaults();
+        return List.of(
+                new Setting("path", defaults.path(), "the Lucene index directory; relative to the project directory; "
+                        + "one process at a time"),
+                new Setting("embedding", "{ model: " + VectorConfig.DEFAULT_MODEL + " }", "the embedding model and its "
+                        + "settings: minilm (local), hashing (lexical), openai (url, remote_model, api_key); after a "
+                        + "change run 'forge-memory reindex'"),
+                new Setting("rrf_k", String.valueOf(defaults.rrfK()), "the rank constant of hybrid fusion"),
+                new Setting("keyword_weight", String.valueOf(defaults.keywordWeight()),
+                        "the keyword ranking's weight in hybrid fusion (semantic: 1); 1 is plain reciprocal rank fusion"),
+                new Setting("overfetch", String.valueOf(defaults.overfetch()),
+                        "HNSW is asked for limit x overfetch neighbours"),
+                new Setting("exact_limit", String.valueOf(defaults.exactLimit()),
+                        "at most this many filtered candidates are scored exactly instead of through HNSW"));
     }
 
     /** The settings of a bundled provider, if it is one this tool knows. */

@@ -34,7 +34,7 @@ public final class Main {
     /**
      * Sets slf4j-simple's level before any logger exists: warnings and errors by default, everything with
      * {@code --verbose}; always on stderr, so that stdout holds only the command's output. A level given with
-     * {@code -D} wins.
+     * {@code -D} wins. DJL's CUDA probe is silenced below errors unless {@code --verbose}.
      */
     static void configureLogging(String[] args) {
         boolean verbose = false;
@@ -48,6 +48,11 @@ public final class Main {
         setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
         setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
         setIfAbsent("org.slf4j.simpleLogger.showShortLogName", "true");
+        // DJL (the minilm model's tokenizer) probes for CUDA when it loads and warns on every run on machines with a
+        // CUDA runtime but no usable GPU; the model runs on the CPU anyway. --verbose shows it.
+        if (!verbose) {
+            setIfAbsent("org.slf4j.simpleLogger.log.ai.djl", "error");
+        }
     }
 
     private static void setIfAbsent(String property, String value) {

@@ -270,9 +270,10 @@ class CommandsTest {
         assertThat(out).containsPattern("(?m)^file\\s+keyword_search, graph, transactions, history$")
                 .containsPattern("(?m)^in-memory\\s+keyword_search, graph, transactions, history$")
                 .containsPattern("(?m)^markdown\\s+keyword_search, graph, history, tombstones$")
+                .containsPattern("(?m)^vector\\s+keyword_search, semantic_search, reindex$")
                 .contains("module: ").doesNotContain("Problems:");
         JsonNode providers = json("providers");
-        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "in-memory", "markdown", "sqlite");
+        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "in-memory", "markdown", "sqlite", "vector");
         JsonNode file = providers.path("providers").get(0);
         assertThat(texts(file.path("capabilities"), "")).containsExactly("keyword_search", "graph", "transactions", "history");
         assertThat(file.path("description").asText()).contains("JSON file per memory");

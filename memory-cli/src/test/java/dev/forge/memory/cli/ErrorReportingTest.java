@@ -288,7 +288,7 @@ class ErrorReportingTest {
         assertThat(json.exitCode()).as(json.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(json.json().path("provider").asText()).isEqualTo("sqlitee");
         assertThat(json.json().path("providerAvailable").asBoolean(true)).isFalse();
-        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"in-memory\",\"markdown\",\"sqlite\"]");
+        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"in-memory\",\"markdown\",\"sqlite\",\"vector\"]");
         assertOneErrorLine(json);
 
         JsonNode available = cli.run("config", "--json", "--memory-provider", "file").json();

@@ -7,6 +7,9 @@ import dev.forge.memory.config.Memories;
 import dev.forge.memory.file.FileConfig;
 import dev.forge.memory.markdown.MarkdownConfig;
 import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.vector.VectorConfig;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code init}: a commented config file that the config loader accepts as written. */
 class InitCommandTest {
 
-    private static final Pattern SETTING = Pattern.compile("(?m)^    # (\\w+): (\\S+)\\s+# .*$");
+    private static final Pattern SETTING = Pattern.compile("(?m)^    # (\\w+): (.+?) {2,}# .*$");
 
     @TempDir
     Path root;
@@ -165,5 +168,19 @@ class InitCommandTest {
         cli.projectConfig("memory: [broken\n");
         cli.ok("init", "--force");
         cli.ok("config");
+    }
+
+    @Test
+    void uncommenting_every_vector_setting_gives_the_vector_defaults() throws IOException {
+        cli.ok("init", "--provider", "vector");
+        assertThat(commentedSettings(Files.readString(configFile)).keySet())
+                .containsExactlyInAnyOrderElementsOf(settingKeys(VectorConfig.class));
+        uncommentEverySetting();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> memory = (Map<String, Object>) new ObjectMapper(new YAMLFactory())
+                .readValue(configFile.toFile(), Map.class).get("memory");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> settings = (Map<String, Object>) memory.get("config");
+        assertThat(ProviderConfig.of(settings).bind(VectorConfig.class)).isEqualTo(VectorConfig.defaults());
     }
 }

@@ -43,4 +43,27 @@ class ReindexCommandTest {
         assertThat(document.path("fingerprint").asText()).startsWith("hashing");
         assertThat(document.path("seconds").isNumber()).isTrue();
     }
+
+    @Test
+    void after_a_model_change_the_vector_provider_refuses_until_reindex_rebuilds_it_with_a_progress_bar() {
+        cli.projectConfig(vectorWithHashing(64));
+        cli.ok("set", "db", "We chose PostgreSQL for billing.");
+        cli.ok("set", "lang", "The billing API is written in Kotlin.");
+        cli.ok("set", "deploy", "Releases ship on Tuesdays.");
+
+        cli.projectConfig(vectorWithHashing(128));
+        CliHarness.Result refused = cli.fails(ExitCodes.CONFIGURATION, "search", "billing", "--mode", "semantic");
+        assertThat(refused.err()).contains("hashing").contains("dim=64").contains("dim=128").contains("forge-memory reindex");
+
+        CliHarness.Result reindexed = cli.ok("reindex");
+        assertThat(reindexed.out()).startsWith("Reindexed 3 entries with model hashing");
+        assertThat(reindexed.err()).contains("3/3");
+        JsonNode hits = cli.ok("search", "PostgreSQL billing", "--mode", "semantic", "--json").json().path("hits");
+        assertThat(hits.get(0).path("entry").path("key").asText()).isEqualTo("db");
+        assertThat(cli.ok("get", "lang").out()).isEqualTo("The billing API is written in Kotlin.\n");
+    }
+
+    private static String vectorWithHashing(int dimension) {
+        return "memory:\n  provider: vector\n  config:\n    embedding:\n      model: hashing\n      dimension: " + dimension + "\n";
+    }
 }

@@ -71,6 +71,7 @@ class ShadedJarTest {
         env.remove("FORGE_SESSION_ID");
         JVM_OPTION_VARIABLES.forEach(env::remove);
         env.put("FORGE_HOME", forgeHome.toString());
+        env.put("DJL_CACHE_DIR", root.resolve("djl-cache").toString()); // where the tokenizer's native library goes
         Path out = root.resolve("stdout");
         Path err = root.resolve("stderr");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -91,7 +92,7 @@ class ShadedJarTest {
             names.add(p.path("name").asText());
             assertThat(p.path("module").asText()).isEqualTo(JAR.toString());
         });
-        assertThat(names).containsExactly("file", "in-memory", "markdown", "sqlite");
+        assertThat(names).containsExactly("file", "in-memory", "markdown", "sqlite", "vector");
     }
 
     @Test
@@ -115,6 +116,22 @@ class ShadedJarTest {
         assertThat(project.resolve(".forge/memory.db")).isRegularFile();
         Run doctor = run("", "--memory-provider", "sqlite", "doctor");
         assertThat(doctor.out()).isEqualTo("No problems found by the sqlite provider.\n");
+    }
+
+    @Test
+    void the_vector_provider_runs_the_local_minilm_model_from_the_jar() throws Exception {
+        Run first = run("", "--memory-provider", "vector", "set", "move", "Jonas moved to Lisbon last spring.");
+        assertThat(first.exitCode()).as(first.toString()).isZero();
+        assertThat(first.err()).isEmpty();
+        assertThat(run("", "--memory-provider", "vector", "set", "pet", "The cat is called Miso.").exitCode()).isZero();
+        Run search = run("", "--memory-provider", "vector", "search", "Which city did he relocate to?", "--mode",
+                "semantic", "--json");
+        assertThat(search.exitCode()).as(search.toString()).isZero();
+        assertThat(search.json().path("hits").get(0).path("entry").path("key").asText()).isEqualTo("move");
+        assertThat(project.resolve(".forge/vectors")).isDirectory();
+        Run reindex = run("", "--memory-provider", "vector", "reindex", "--json");
+        assertThat(reindex.exitCode()).as(reindex.toString()).isZero();
+        assertThat(reindex.json().path("fingerprint").asText()).startsWith("minilm:");
     }
 
     @Test
