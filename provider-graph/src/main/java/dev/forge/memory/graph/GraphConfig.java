@@ -24,6 +24,7 @@ import dev.forge.memory.spi.TimeSpan;
  *     pool_size: 16                   # connections per driver; default 16
  *     connect_timeout: 5s             # default 5s: an unreachable server fails within it
  *     query_timeout: 30s              # default 30s: the longest a single transaction may run
+ *     retry_time: 30s                 # default 30s: how long a failed transaction is retried; 0: not retried
  *     store: default                  # which store of the database this is; default "default"
  *     embedding:                      # optional: semantic and hybrid search with this embedding model
  *       model: hashing                # its name; the model's own settings go beside it
@@ -37,11 +38,16 @@ import dev.forge.memory.spi.TimeSpan;
  * @param connectTimeout how long connecting may take before the provider fails with
  *                       {@link dev.forge.memory.BackendUnavailableException}
  * @param queryTimeout   how long one transaction may run on the server
+ * @param retryTime      how long the driver retries a transaction that failed on a transient error (the server went
+ *                       away, a leader changed, a deadlock) before the provider fails with
+ *                       {@link dev.forge.memory.BackendUnavailableException}; 0 fails at the first error. A router
+ *                       that treats the graph as a secondary store (the hybrid provider) waits this long for a server
+ *                       that is down, so give it a few seconds there
  * @param store          the store id written on every node: one database holds many stores side by side, and only
  *                       providers with the same store id see each other's entries (GLOBAL entries included)
  */
 public record GraphConfig(String url, String username, String password, String database, Integer poolSize,
-                          TimeSpan connectTimeout, TimeSpan queryTimeout, String store) {
+                          TimeSpan connectTimeout, TimeSpan queryTimeout, String store, TimeSpan retryTime) {
 
     /**
      * The config key of the optional embedding block, read beside these settings: {@code embedding: {model: hashing}}
@@ -57,6 +63,8 @@ public record GraphConfig(String url, String username, String password, String d
     public static final int DEFAULT_POOL_SIZE = 16;
     /** The default {@code connect_timeout}. */
     public static final TimeSpan DEFAULT_CONNECT_TIMEOUT = new TimeSpan(Duration.ofSeconds(5));
+    /** The default {@code retry_time}: the Neo4j driver's own default. */
+    public static final TimeSpan DEFAULT_RETRY_TIME = new TimeSpan(Duration.ofSeconds(30));
     /** The default {@code query_timeout}. */
     public static final TimeSpan DEFAULT_QUERY_TIMEOUT = new TimeSpan(Duration.ofSeconds(30));
 
@@ -89,6 +97,11 @@ public record GraphConfig(String url, String username, String password, String d
         }
         connectTimeout = positive(connectTimeout, DEFAULT_CONNECT_TIMEOUT, "connect_timeout");
         queryTimeout = positive(queryTimeout, DEFAULT_QUERY_TIMEOUT, "query_timeout");
+        if (retryTime == null) {
+            retryTime = DEFAULT_RETRY_TIME;
+        } else if (retryTime.toMillis() > Integer.MAX_VALUE) {
+            throw new ConfigurationException("'retry_time' must be at most about 24 days; it is " + retryTime + ".");
+        }
         if (store == null) {
             store = DEFAULT_STORE;
         } else if (store.isBlank()) {
@@ -108,7 +121,7 @@ public record GraphConfig(String url, String username, String password, String d
 
     /** Every setting at its default. */
     public static GraphConfig defaults() {
-        return new GraphConfig(null, null, null, null, null, null, null, null);
+        return new GraphConfig(null, null, null, null, null, null, null, null, null);
     }
 
     /** Hides the password. */
@@ -116,6 +129,6 @@ public record GraphConfig(String url, String username, String password, String d
     public String toString() {
         return "GraphConfig[url=" + url + ", username=" + username + ", password=" + (password.isEmpty() ? "" : "***")
                 + ", database=" + database + ", poolSize=" + poolSize + ", connectTimeout=" + connectTimeout
-                + ", queryTimeout=" + queryTimeout + ", store=" + store + "]";
+                + ", queryTimeout=" + queryTimeout + ", retryTime=" + retryTime + ", store=" + store + "]";
     }
 }

@@ -153,7 +153,7 @@ public final class GraphMemoryProvider implements MemoryProvider {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(model, "model");
         Drivers.Shared driver = Drivers.acquire(new Drivers.Settings(config.url(), config.username(), config.password(),
-                config.database(), config.poolSize(), config.connectTimeout().toMillis()));
+                config.database(), config.poolSize(), config.connectTimeout().toMillis(), config.retryTime().toMillis()));
         GraphStore store = new GraphStore(NAME, driver, context.clock(), config.store(), context.projectId(),
                 context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration(), model.orElse(null));
         if (model.isPresent()) {

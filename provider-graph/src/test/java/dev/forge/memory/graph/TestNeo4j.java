@@ -15,13 +15,13 @@ import org.testcontainers.neo4j.Neo4jContainer;
  * preference: {@code NEO4J_URI} (with {@code NEO4J_USER}, {@code NEO4J_PASSWORD}) when set; a Testcontainers Neo4j
  * where a Docker engine answers; else an in-process server of {@code neo4j-harness}. All three are reached over Bolt.
  */
-final class TestNeo4j {
+public final class TestNeo4j {
 
     /** The image a container runs: the same release line as the harness. */
-    static final String IMAGE = "neo4j:5.26";
+    public static final String IMAGE = "neo4j:5.26";
 
     /** Where a server is and how to log in; {@code username} empty when it has no authentication. */
-    record Server(String kind, URI uri, String username, String password, Duration startTime) {
+    public record Server(String kind, URI uri, String username, String password, Duration startTime) {
     }
 
     private static Server server;
@@ -30,7 +30,7 @@ final class TestNeo4j {
     }
 
     /** The shared server, started on first call. */
-    static synchronized Server server() {
+    public static synchronized Server server() {
         if (server == null) {
             server = start();
         }

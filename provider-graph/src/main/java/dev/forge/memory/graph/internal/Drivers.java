@@ -31,7 +31,7 @@ public final class Drivers {
 
     /** What identifies a shared driver. */
     public record Settings(String url, String username, String password, String database, int poolSize,
-                           long connectTimeoutMillis) {
+                           long connectTimeoutMillis, long retryMillis) {
 
         @Override
         public String toString() {
@@ -117,6 +117,7 @@ public final class Drivers {
                 .withMaxConnectionPoolSize(settings.poolSize())
                 .withConnectionTimeout(settings.connectTimeoutMillis(), TimeUnit.MILLISECONDS)
                 .withConnectionAcquisitionTimeout(Math.max(settings.connectTimeoutMillis(), 1000), TimeUnit.MILLISECONDS)
+                .withMaxTransactionRetryTime(settings.retryMillis(), TimeUnit.MILLISECONDS)
                 .withLogging(Logging.slf4j())
                 .withUserAgent("forge-memory")
                 .build();

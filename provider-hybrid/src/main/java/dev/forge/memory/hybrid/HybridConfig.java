@@ -1,0 +1,177 @@
+package dev.forge.memory.hybrid;
+
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.TimeSpan;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The settings of the {@code hybrid} provider, bound from its config block with
+ * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are written in {@code snake_case}; a missing key takes its
+ * default, an unknown key is rejected with the list of known keys.
+ *
+ * <pre>{@code
+ * memory:
+ *   provider: hybrid
+ *   config:
+ *     cache:         { ttl: 1h, max_entries: 10000 }       # ttl 0 or max_entries 0: no cache
+ *     storage:       { provider: sqlite, path: .forge/memory.db }   # required: the source of truth
+ *     search:        { provider: vector, path: .forge/vectors }     # optional
+ *     relationships: { provider: graph, url: "bolt://localhost:7687", password: "${NEO4J_PASSWORD}" }  # optional
+ *     outbox:        { path: .forge/outbox, retry_interval: 5s }
+ *     fusion:        { rrf_k: 20, keyword_weight: 0.25 }
+ * }</pre>
+ *
+ * <p>Each child block names a provider with {@code provider}; its other keys are that provider's own settings and
+ * are checked by it when it is opened.
+ *
+ * @param cache         the read cache; default {@code {ttl: 1h, max_entries: 10000}}
+ * @param storage       the storage child, the source of truth for entries; required
+ * @param search        the search child, which serves searches it has the mode for; optional
+ * @param relationships the relationships child, which holds relations; optional (then the storage's graph, if any)
+ * @param outbox        where missed updates of the search and relationships children wait; default
+ *                      {@code {path: .forge/outbox, retry_interval: 5s}}
+ * @param fusion        how HYBRID search fuses the semantic and the keyword ranking; default
+ *                      {@code {rrf_k: 20, keyword_weight: 0.25}}
+ */
+public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String, Object> search,
+        Map<String, Object> relationships, Outbox outbox, Fusion fusion) {
+
+    /** The key of a child block that names its provider. */
+    public static final String PROVIDER_KEY = "provider";
+
+    /** Fills in defaults and checks that the storage child is there and every child names its provider. */
+    public HybridConfig {
+        cache = cache == null ? Cache.defaults() : cache;
+        outbox = outbox == null ? Outbox.defaults() : outbox;
+        fusion = fusion == null ? Fusion.defaults() : fusion;
+        if (storage == null) {
+            throw new ConfigurationException("the hybrid provider needs a 'storage' block naming the provider that holds"
+                    + " the entries, for example storage: {provider: sqlite}.");
+        }
+        storage = child("storage", storage);
+        search = search == null ? null : child("search", search);
+        relationships = relationships == null ? null : child("relationships", relationships);
+    }
+
+    private static Map<String, Object> child(String role, Map<String, Object> block) {
+        Object name = block.get(PROVIDER_KEY);
+        if (!(name instanceof String text) || text.isBlank()) {
+            throw new ConfigurationException("'" + role + "' must name its provider with 'provider', for example "
+                    + role + ": {provider: " + ("storage".equals(role) ? "sqlite" : "search".equals(role) ? "vector" : "graph")
+                    + "}.");
+        }
+        return Collections.unmodifiableMap(new LinkedHashMap<>(block));
+    }
+
+    /** The search child's block, if configured. */
+    public Optional<Map<String, Object>> searchBlock() {
+        return Optional.ofNullable(search);
+    }
+
+    /** The relationships child's block, if configured. */
+    public Optional<Map<String, Object>> relationshipsBlock() {
+        return Optional.ofNullable(relationships);
+    }
+
+    /**
+     * The read cache.
+     *
+     * @param ttl        how long an entry stays cached after it was loaded or written; default 1h; 0 turns the cache off
+     * @param maxEntries how many entries the cache holds at most; default 10,000; 0 turns the cache off
+     */
+    public record Cache(TimeSpan ttl, Integer maxEntries) {
+        /** The default {@code ttl}. */
+        public static final TimeSpan DEFAULT_TTL = new TimeSpan(Duration.ofHours(1));
+        /** The default {@code max_entries}. */
+        public static final int DEFAULT_MAX_ENTRIES = 10_000;
+
+        /** Fills in defaults; rejects negative sizes. */
+        public Cache {
+            ttl = ttl == null ? DEFAULT_TTL : ttl;
+            if (maxEntries == null) {
+                maxEntries = DEFAULT_MAX_ENTRIES;
+            } else if (maxEntries < 0) {
+                throw new ConfigurationException("'max_entries' must be 0 (no cache) or more, not " + maxEntries + ".");
+            }
+        }
+
+        /** Every setting at its default. */
+        public static Cache defaults() {
+            return new Cache(null, null);
+        }
+
+        /** Whether entries are cached at all. */
+        public boolean enabled() {
+            return maxEntries > 0 && !ttl.duration().isZero();
+        }
+    }
+
+    /**
+     * The outbox.
+     *
+     * @param path          the directory of the outbox; relative paths resolve against the context's base directory;
+     *                      default {@code .forge/outbox}
+     * @param retryInterval after a child failed, how long the router waits before it tries that child again; default
+     *                      5s
+     */
+    public record Outbox(String path, TimeSpan retryInterval) {
+        /** The default {@code path}. */
+        public static final String DEFAULT_PATH = ".forge/outbox";
+        /** The default {@code retry_interval}. */
+        public static final TimeSpan DEFAULT_RETRY_INTERVAL = new TimeSpan(Duration.ofSeconds(5));
+
+        /** Fills in defaults. */
+        public Outbox {
+            if (path == null) {
+                path = DEFAULT_PATH;
+            } else if (path.isBlank()) {
+                throw new ConfigurationException("'outbox.path' must not be blank: leave it out to use " + DEFAULT_PATH + ".");
+            }
+            retryInterval = retryInterval == null ? DEFAULT_RETRY_INTERVAL : retryInterval;
+        }
+
+        /** Every setting at its default. */
+        public static Outbox defaults() {
+            return new Outbox(null, null);
+        }
+    }
+
+    /**
+     * HYBRID search: weighted reciprocal rank fusion of the search child's semantic ranking and the storage's keyword
+     * ranking ({@link dev.forge.memory.spi.SemanticScorer#fuse(dev.forge.memory.SearchRequest, java.util.List,
+     * java.util.List, int, double)}).
+     *
+     * @param rrfK          the rank constant, at least 1; default 20
+     * @param keywordWeight the keyword ranking's weight in (0, 1], the semantic ranking weighing 1; default 0.25
+     */
+    public record Fusion(Integer rrfK, Double keywordWeight) {
+        /** The default {@code rrf_k}: as the vector provider's. */
+        public static final int DEFAULT_RRF_K = 20;
+        /** The default {@code keyword_weight}: as the vector provider's. */
+        public static final double DEFAULT_KEYWORD_WEIGHT = 0.25;
+
+        /** Fills in defaults; rejects values out of range. */
+        public Fusion {
+            if (rrfK == null) {
+                rrfK = DEFAULT_RRF_K;
+            } else if (rrfK < 1) {
+                throw new ConfigurationException("'fusion.rrf_k' must be at least 1, not " + rrfK + ".");
+            }
+            if (keywordWeight == null) {
+                keywordWeight = DEFAULT_KEYWORD_WEIGHT;
+            } else if (!(keywordWeight > 0 && keywordWeight <= 1)) {
+                throw new ConfigurationException("'fusion.keyword_weight' must be more than 0 and at most 1, not "
+                        + keywordWeight + ".");
+            }
+        }
+
+        /** Every setting at its default. */
+        public static Fusion defaults() {
+            return new Fusion(null, null);
+        }
+    }
+}

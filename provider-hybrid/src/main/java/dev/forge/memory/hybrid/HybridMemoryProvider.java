@@ -1,0 +1,1006 @@
+package dev.forge.memory.hybrid;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.Capability;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryNotFoundException;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.Filter;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.Hit;
+import dev.forge.memory.Limits;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryException;
+import dev.forge.memory.MemoryGraph;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.MemoryTransaction;
+import dev.forge.memory.Query;
+import dev.forge.memory.Reindexing;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.StoreProblem;
+import dev.forge.memory.Transactions;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.VersionHistory;
+import dev.forge.memory.hybrid.internal.EntryCache;
+import dev.forge.memory.hybrid.internal.Outbox;
+import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.spi.SemanticScorer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code hybrid} provider: a router over a storage provider (the source of truth), an optional search provider
+ * and an optional relationships provider, with a Caffeine cache in front. The children are any providers found by
+ * name through provider discovery, third-party ones included.
+ *
+ * <h2>Routing</h2>
+ * <ul>
+ *   <li>get: the cache, else the storage (the entry found is cached). set, delete, clear: the storage first, then the
+ *       cache, then the search and relationships children. query, history, transactions: the storage.</li>
+ *   <li>search: KEYWORD and SEMANTIC go to the search child when it has the mode, else to the storage. HYBRID, when
+ *       the search child has semantic search, fuses its semantic ranking with the storage's keyword ranking by
+ *       weighted reciprocal rank fusion ({@link HybridConfig.Fusion}); without that, the storage's own HYBRID serves
+ *       it. Hits always carry the entries as the storage holds them: a hit the storage no longer has is dropped, and the
+ *       request's filter is checked again on the stored entry. There is no graph neighbourhood expansion.</li>
+ *   <li>relate, unrelate, relations, traverse: the relationships child, else the storage's graph, else none.</li>
+ * </ul>
+ *
+ * <h2>Consistency</h2>
+ * <ul>
+ *   <li>A write returns once the storage has it; from then on every get, query and history of every router of this
+ *       JVM on that storage sees it (the cache is shared and updated under the key's lock).</li>
+ *   <li>A write then updates the search and relationships children before it returns. If one of them fails, the
+ *       write still succeeds: the update is appended to the durable outbox (forced to the disk) and replayed, in
+ *       order, once the child answers again (tried at most every {@code outbox.retry_interval}, before the next write or
+ *       search, and by {@link Reindexing#reindex}). Meanwhile searches fall back to the storage's keyword search
+ *       with a warning, and relation calls fail with {@link BackendUnavailableException}.</li>
+ *   <li>A transaction commits in the storage first. Its updates of the children are appended to the outbox before
+ *       the commit and replayed right after it: between the two, readers see the committed entries through get and
+ *       query but searches may not find them yet; after {@code commit()} returns they do, unless a child is down.</li>
+ *   <li>Other processes on the same storage see a write at once through the storage; this JVM's cached copy of an
+ *       entry another process changed stays until {@code cache.ttl} passes. A process killed between the storage
+ *       write and the children's update (a window of milliseconds) leaves them behind until {@code forge-memory
+ *       reindex}.</li>
+ * </ul>
+ *
+ * <p>Capabilities are computed from the children: keyword and semantic search if the storage or the search child
+ * has them, the graph if the relationships child (or else the storage) has it, transactions, history and tombstones
+ * as the storage, reindex whenever there is a search or relationships child or the storage can reindex. Size limits
+ * are the strictest of all children's.
+ */
+public final class HybridMemoryProvider implements MemoryProvider {
+
+    /** The name config selects this provider by. */
+    public static final String NAME = "hybrid";
+
+    private static final Logger LOG = LoggerFactory.getLogger(HybridMemoryProvider.class);
+
+    /** One secondary child, its role and when it may be tried again after it failed. */
+    private static final class Secondary {
+        final Outbox.Child role;
+        final String label;
+        final MemoryProvider provider;
+        volatile long retryAt;
+        volatile boolean down;
+
+        Secondary(Outbox.Child role, MemoryProvider provider) {
+            this.role = role;
+            this.label = (role == Outbox.Child.SEARCH ? "search" : "relationships") + " provider '" + provider.name() + "'";
+            this.provider = provider;
+        }
+    }
+
+    private final ProviderContext context;
+    private final HybridConfig config;
+    private final MemoryProvider storage;
+    private final Secondary search;
+    private final Secondary relationships;
+    private final List<Secondary> secondaries;
+    private final EntryCache cache;
+    private final Outbox outbox;
+    private final Set<Capability> capabilities;
+    private final Limits limits;
+    private final long retryNanos;
+    private final Optional<MemoryGraph> graph;
+    private final Optional<Transactions> transactions;
+    private final Optional<VersionHistory> history;
+    private final Optional<Reindexing> reindexing;
+    private volatile boolean closed;
+
+    private HybridMemoryProvider(ProviderContext context, HybridConfig config, MemoryProvider storage,
+            MemoryProvider search, MemoryProvider relationships, EntryCache cache, Outbox outbox) {
+        this.context = context;
+        this.config = config;
+        this.storage = storage;
+        this.search = search == null ? null : new Secondary(Outbox.Child.SEARCH, search);
+        this.relationships = relationships == null ? null : new Secondary(Outbox.Child.RELATIONSHIPS, relationships);
+        List<Secondary> list = new ArrayList<>();
+        if (this.search != null) {
+            list.add(this.search);
+        }
+        if (this.relationships != null) {
+            list.add(this.relationships);
+        }
+        this.secondaries = List.copyOf(list);
+        this.cache = cache;
+        this.outbox = outbox;
+        this.retryNanos = config.outbox().retryInterval().duration().toNanos();
+        this.capabilities = Collections.unmodifiableSet(computeCapabilities());
+        this.limits = strictest();
+        this.graph = capabilities.contains(Capability.GRAPH)
+                ? Optional.of(relationships != null ? new RelationsGraph() : storage.graph().orElseThrow()) : Optional.empty();
+        this.transactions = capabilities.contains(Capability.TRANSACTIONS) ? Optional.of(this::begin) : Optional.empty();
+        this.history = capabilities.contains(Capability.HISTORY) ? Optional.of(new History()) : Optional.empty();
+        this.reindexing = capabilities.contains(Capability.REINDEX) ? Optional.of(this::reindex) : Optional.empty();
+    }
+
+    /**
+     * Opens the children the config names, through the context's provider registry, and the outbox, then replays
+     * what the outbox holds for this project and session.
+     *
+     * @throws ConfigurationException if a child is unknown or misconfigured, or the relationships child has no graph
+     * @throws BackendUnavailableException if a child cannot be reached; the children already open are closed
+     */
+    static HybridMemoryProvider open(ProviderContext context, HybridConfig config) {
+        ProviderConfig block = context.config();
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            MemoryProvider storage = openChild(context, block, "storage", config.storage());
+            opened.add(storage);
+            MemoryProvider search = null;
+            if (config.search() != null) {
+                search = openChild(context, block, "search", config.search());
+                opened.add(search);
+            }
+            MemoryProvider relationships = null;
+            if (config.relationships() != null) {
+                relationships = openChild(context, block, "relationships", config.relationships());
+                opened.add(relationships);
+                if (!relationships.capabilities().contains(Capability.GRAPH)) {
+                    throw new ConfigurationException(block.source() + ": the relationships provider '"
+                            + relationships.name() + "' has no graph (GRAPH capability); use one that lists GRAPH under"
+                            + " 'forge-memory providers', such as graph or sqlite, or leave 'relationships' out.",
+                            block.source(), block.path() + ".relationships.provider", null);
+                }
+            }
+            Outbox outbox = null;
+            if (search != null || relationships != null) {
+                outbox = Outbox.open(context.resolve(config.outbox().path()));
+                Outbox opening = outbox;
+                opened.add(opening::close);
+            }
+            String identity = storage.name() + "|" + new TreeMap<>(config.storage()) + "|" + context.baseDirectory() + "|"
+                    + context.forgeHome();
+            EntryCache cache = EntryCache.acquire(identity, config.cache().ttl().duration(),
+                    config.cache().enabled() ? config.cache().maxEntries() : 0);
+            HybridMemoryProvider provider = new HybridMemoryProvider(context, config, storage, search, relationships,
+                    cache, outbox);
+            provider.replay(false);
+            return provider;
+        } catch (RuntimeException e) {
+            for (int i = opened.size() - 1; i >= 0; i--) {
+                try {
+                    opened.get(i).close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static MemoryProvider openChild(ProviderContext context, ProviderConfig block, String role,
+            Map<String, Object> settings) {
+        String name = (String) settings.get(HybridConfig.PROVIDER_KEY);
+        Map<String, Object> own = new LinkedHashMap<>(settings);
+        own.remove(HybridConfig.PROVIDER_KEY);
+        return context.open(name, ProviderConfig.of(own, block.source(), block.path() + "." + role));
+    }
+
+    private Set<Capability> computeCapabilities() {
+        Set<Capability> own = storage.capabilities();
+        Set<Capability> found = EnumSet.noneOf(Capability.class);
+        Set<Capability> searching = search == null ? Set.of() : search.provider.capabilities();
+        if (own.contains(Capability.KEYWORD_SEARCH) || searching.contains(Capability.KEYWORD_SEARCH)) {
+            found.add(Capability.KEYWORD_SEARCH);
+        }
+        if (own.contains(Capability.SEMANTIC_SEARCH) || searching.contains(Capability.SEMANTIC_SEARCH)) {
+            found.add(Capability.SEMANTIC_SEARCH);
+        }
+        if (relationships != null || own.contains(Capability.GRAPH)) {
+            found.add(Capability.GRAPH);
+        }
+        for (Capability kept : List.of(Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES)) {
+            if (own.contains(kept)) {
+                found.add(kept);
+            }
+        }
+        if (!secondaries.isEmpty() || own.contains(Capability.REINDEX)) {
+            found.add(Capability.REINDEX);
+        }
+        return found;
+    }
+
+    private Limits strictest() {
+        Limits strict = storage.limits();
+        for (Secondary child : secondaries) {
+            Limits other = child.provider.limits();
+            strict = new Limits(Math.min(strict.maxKeyLength(), other.maxKeyLength()),
+                    Math.min(strict.maxValueBytes(), other.maxValueBytes()), Math.min(strict.maxTags(), other.maxTags()),
+                    Math.min(strict.maxTagLength(), other.maxTagLength()),
+                    Math.min(strict.maxMetadataBytes(), other.maxMetadataBytes()));
+        }
+        return strict;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public Limits limits() {
+        return limits;
+    }
+
+    /** The storage child: the source of truth. */
+    public MemoryProvider storage() {
+        return storage;
+    }
+
+    /** The search child, if configured. */
+    public Optional<MemoryProvider> searchProvider() {
+        return Optional.ofNullable(search).map(s -> s.provider);
+    }
+
+    /** The relationships child, if configured. */
+    public Optional<MemoryProvider> relationshipsProvider() {
+        return Optional.ofNullable(relationships).map(s -> s.provider);
+    }
+
+    /** The number of updates waiting in the outbox for this router's project and session. */
+    public int pendingUpdates() {
+        checkOpen();
+        return outbox == null ? 0 : (int) outbox.entries().stream().filter(this::mine).count();
+    }
+
+    /**
+     * Replays the outbox now: every update of this project, this session and the global scope that a child missed,
+     * in order, including those that failed before for other reasons than an unreachable child.
+     *
+     * @return how many updates are still waiting (for this router's project and session)
+     */
+    public int replayOutbox() {
+        checkOpen();
+        for (Secondary child : secondaries) {
+            child.retryAt = 0;
+        }
+        replay(true);
+        return pendingUpdates();
+    }
+
+    // ------------------------------------------------------------------ entries
+
+    @Override
+    public Optional<MemoryEntry> get(String key, Scope scope) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(scope, "scope");
+        checkOpen();
+        return cache.get(cacheKey(key, scope), () -> storage.get(key, scope));
+    }
+
+    @Override
+    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+        Objects.requireNonNull(tags, "tags");
+        Objects.requireNonNull(metadata, "metadata");
+        checkOpen();
+        EntryWrite.validate(key, value, scope, tags, metadata, limits);
+        return keyWrite(key, scope, cached -> {
+            MemoryEntry entry = storage.set(key, value, scope, tags, metadata);
+            cache.put(cached, entry);
+            return entry;
+        }, (child, entry) -> child.provider.set(entry.key(), entry.value(), entry.scope(), entry.tags(), entry.metadata()));
+    }
+
+    /**
+     * A write of one key: {@code inStorage} (which also updates the cache) and then {@code inChild} for each child, all
+     * under the key's lock; a child that fails, or whose earlier updates still wait, gets a sync record in the outbox.
+     */
+    private <T> T keyWrite(String key, Scope scope, java.util.function.Function<EntryCache.Key, T> inStorage,
+            java.util.function.BiConsumer<Secondary, T> inChild) {
+        Set<Outbox.Child> queued = queuedChildren();
+        List<Outbox.Entry> missed = new ArrayList<>();
+        EntryCache.Key cached = cacheKey(key, scope);
+        T result = cache.locked(cached, () -> {
+            T done = inStorage.apply(cached);
+            for (Secondary child : secondaries) {
+                if (queued.contains(child.role) || !push(child, () -> inChild.accept(child, done))) {
+                    missed.add(sync(child, key, scope));
+                }
+            }
+            return done;
+        });
+        append(missed);
+        return result;
+    }
+
+    @Override
+    public boolean delete(String key, Scope scope) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(scope, "scope");
+        checkOpen();
+        // the children delete also when the storage had nothing: one may hold an orphan a crash left behind
+        return keyWrite(key, scope, cached -> {
+            boolean existed = storage.delete(key, scope);
+            cache.invalidate(cached);
+            return existed;
+        }, (child, existed) -> child.provider.delete(key, scope));
+    }
+
+    @Override
+    public int clear(Scope scope) {
+        return clearing(scope, () -> storage.clear(scope), child -> child.provider.clear(scope));
+    }
+
+    @Override
+    public int endSession() {
+        return clearing(Scope.SESSION, storage::endSession, child -> child.provider.endSession());
+    }
+
+    private int clearing(Scope scope, Supplier<Integer> inStorage, java.util.function.Consumer<Secondary> inChild) {
+        Objects.requireNonNull(scope, "scope");
+        checkOpen();
+        Set<Outbox.Child> queued = queuedChildren();
+        List<Outbox.Entry> missed = new ArrayList<>();
+        int removed = cache.lockedAll(() -> {
+            int count = inStorage.get();
+            cache.invalidateNamespace(EntryCache.namespace(scope, context.projectId(), context.sessionId()));
+            for (Secondary child : secondaries) {
+                if (queued.contains(child.role) || !push(child, () -> inChild.accept(child))) {
+                    missed.add(Outbox.Entry.of(child.role, Outbox.Op.CLEAR, context.projectId(), context.sessionId(),
+                            scope, ""));
+                }
+            }
+            return count;
+        });
+        append(missed);
+        return removed;
+    }
+
+    @Override
+    public List<MemoryEntry> query(Query query) {
+        Objects.requireNonNull(query, "query");
+        checkOpen();
+        return storage.query(query);
+    }
+
+    // ------------------------------------------------------------------ search
+
+    @Override
+    public List<Hit> search(SearchRequest request) {
+        Objects.requireNonNull(request, "request");
+        checkOpen();
+        Capability needed = request.mode().requiredCapability();
+        if (!capabilities.contains(needed)) {
+            throw new UnsupportedCapabilityException(NAME, needed);
+        }
+        if (search == null || !search.provider.capabilities().contains(needed)) {
+            return storage.search(request);
+        }
+        if (queuedChildren().contains(Outbox.Child.SEARCH)) {
+            return fallback(request, "it has updates waiting in the outbox");
+        }
+        try {
+            if (request.mode() == SearchMode.HYBRID) {
+                return hybrid(request);
+            }
+            return fresh(request, depth -> search.provider.search(childRequest(request, request.mode(), depth,
+                    request.threshold())));
+        } catch (BackendUnavailableException e) {
+            markDown(search, e);
+            return fallback(request, e.getMessage());
+        }
+    }
+
+    /**
+     * HYBRID: the search child's semantic ranking and the storage's keyword ranking (the search child's where the
+     * storage has no keyword search), each {@code max(100, 4 × limit)} deep and computed with the request's scopes and
+     * filter, fused by weighted reciprocal rank fusion.
+     */
+    private List<Hit> hybrid(SearchRequest request) {
+        MemoryProvider keywords = storage.capabilities().contains(Capability.KEYWORD_SEARCH) ? storage : search.provider;
+        return fresh(request, depth -> {
+            int ranked = Math.max(100, depth);
+            List<Hit> semantic = search.provider.search(childRequest(request, SearchMode.SEMANTIC, ranked, 0.0));
+            List<Hit> keyword = keywords.search(new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
+                    ranked, 0.0, request.filter()));
+            SearchRequest unlimited = new SearchRequest(request.text(), request.scopes(), SearchMode.HYBRID,
+                    SearchRequest.MAX_LIMIT, request.threshold(), request.filter());
+            return SemanticScorer.fuse(unlimited, keyword, semantic, config.fusion().rrfK(),
+                    config.fusion().keywordWeight());
+        });
+    }
+
+    /**
+     * The search child's request: the request's filter without {@code updatedBefore}, which the child would check on its
+     * own copy's time (later than the storage's when the copy came from the outbox); every filter is checked again on
+     * the stored entry.
+     */
+    private static SearchRequest childRequest(SearchRequest request, SearchMode mode, int depth, double threshold) {
+        Filter filter = request.filter();
+        Filter loose = new Filter(filter.tags(), filter.metadata(), filter.updatedAfter(), Optional.empty());
+        return new SearchRequest(request.text(), request.scopes(), mode, depth, threshold, loose);
+    }
+
+    /**
+     * Hits with the entries as stored: asks {@code ranking} for twice the limit (and more while hits drop out), replaces
+     * each hit's entry with the storage's, drops those the storage no longer has or the filter rejects.
+     */
+    private List<Hit> fresh(SearchRequest request, java.util.function.IntFunction<List<Hit>> ranking) {
+        int depth = Math.min(SearchRequest.MAX_LIMIT, Math.max(request.limit() * 2, request.limit() + 10));
+        while (true) {
+            List<Hit> ranked = ranking.apply(depth);
+            List<Hit> hits = new ArrayList<>();
+            for (Hit hit : ranked) {
+                Optional<MemoryEntry> stored = get(hit.entry().key(), hit.entry().scope());
+                if (stored.isPresent() && request.filter().matches(stored.get())) {
+                    hits.add(new Hit(stored.get(), hit.score()));
+                    if (hits.size() == request.limit()) {
+                        return hits;
+                    }
+                } else if (stored.isEmpty()) {
+                    LOG.debug("Search hit {} of the search provider is not in the storage; left out", hit.entry().ref());
+                }
+            }
+            if (ranked.size() < depth || depth >= SearchRequest.MAX_LIMIT) {
+                return hits;
+            }
+            depth = (int) Math.min(SearchRequest.MAX_LIMIT, depth * 4L);
+        }
+    }
+
+    private List<Hit> fallback(SearchRequest request, String reason) {
+        if (!storage.capabilities().contains(Capability.KEYWORD_SEARCH)) {
+            throw new BackendUnavailableException("The " + search.label + " cannot search (" + reason + ") and the"
+                    + " storage provider '" + storage.name() + "' has no keyword search to fall back on. Try again when"
+                    + " the search provider is back.");
+        }
+        LOG.warn("The {} cannot search ({}); answering {} search with the storage provider '{}''s keyword search, whose"
+                + " ranking differs", search.label, reason, request.mode(), storage.name());
+        return storage.search(new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD, request.limit(),
+                request.threshold(), request.filter()));
+    }
+
+    // ------------------------------------------------------------------ children and outbox
+
+    /** Pushes an update to a child; false (and the child marked down) if it failed. */
+    private boolean push(Secondary child, Runnable update) {
+        try {
+            update.run();
+            return true;
+        } catch (RuntimeException e) {
+            markDown(child, e);
+            return false;
+        }
+    }
+
+    private void markDown(Secondary child, RuntimeException e) {
+        child.retryAt = System.nanoTime() + retryNanos;
+        if (!child.down) {
+            child.down = true;
+            LOG.warn("The {} failed ({}): its updates wait in the outbox {} and are replayed when it answers again,"
+                    + " tried every {}", child.label, e.getMessage(), outbox.directory(),
+                    Duration.ofNanos(retryNanos));
+        } else {
+            LOG.debug("The {} failed again", child.label, e);
+        }
+    }
+
+    private Outbox.Entry sync(Secondary child, String key, Scope scope) {
+        return Outbox.Entry.of(child.role, Outbox.Op.SYNC, context.projectId(), context.sessionId(), scope, key);
+    }
+
+    private void append(List<Outbox.Entry> missed) {
+        if (!missed.isEmpty()) {
+            outbox.append(missed);
+        }
+    }
+
+    /**
+     * The children whose updates must go to the outbox because earlier ones wait there. Replays first when the outbox
+     * has something and a child may be tried again; never called holding a key lock (a replay takes them).
+     */
+    private Set<Outbox.Child> queuedChildren() {
+        if (outbox == null || !outbox.maybePending()) {
+            return Set.of();
+        }
+        long now = System.nanoTime();
+        boolean due = false;
+        for (Secondary child : secondaries) {
+            due |= now - child.retryAt >= 0;
+        }
+        if (due) {
+            replay(false);
+        }
+        Set<Outbox.Child> queued = EnumSet.noneOf(Outbox.Child.class);
+        if (!outbox.maybePending()) {
+            return queued;
+        }
+        for (Outbox.Entry entry : outbox.entries()) {
+            if (!entry.failed() && mine(entry)) {
+                queued.add(entry.child());
+            }
+        }
+        return queued;
+    }
+
+    /** Whether this router replays {@code entry}: global ones, its project's, its session's. */
+    private boolean mine(Outbox.Entry entry) {
+        return switch (entry.scope()) {
+            case GLOBAL -> true;
+            case PROJECT -> entry.project().equals(context.projectId());
+            case SESSION -> entry.project().equals(context.projectId()) && entry.session().equals(context.sessionId());
+        };
+    }
+
+    private void replay(boolean retryFailed) {
+        if (outbox == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        Outbox.DrainReport report = outbox.drain(entry -> mine(entry) && (retryFailed || now - child(entry).retryAt >= 0),
+                this::replayOne, retryFailed, retryFailed);
+        if (report.replayed() > 0) {
+            LOG.info("Replayed {} outbox updates of the search and relationships providers; {} still wait",
+                    report.replayed(), report.remaining());
+        }
+    }
+
+    private Secondary child(Outbox.Entry entry) {
+        return entry.child() == Outbox.Child.SEARCH ? search : relationships;
+    }
+
+    private Outbox.Result replayOne(Outbox.Entry entry) {
+        Secondary child = child(entry);
+        if (child == null) {
+            // the config no longer has this child: its updates have nowhere to go
+            return Outbox.Result.DONE;
+        }
+        try {
+            if (entry.op() == Outbox.Op.CLEAR) {
+                cache.lockedAll(() -> {
+                    child.provider.clear(entry.scope());
+                    return null;
+                });
+            } else {
+                cache.locked(cacheKey(entry.key(), entry.scope()), () -> {
+                    Optional<MemoryEntry> stored = storage.get(entry.key(), entry.scope());
+                    if (stored.isPresent()) {
+                        MemoryEntry e = stored.get();
+                        child.provider.set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
+                    } else {
+                        child.provider.delete(entry.key(), entry.scope());
+                    }
+                    return null;
+                });
+            }
+            if (child.down) {
+                child.down = false;
+                LOG.info("The {} answers again; replaying its waiting updates", child.label);
+            }
+            return Outbox.Result.DONE;
+        } catch (BackendUnavailableException e) {
+            markDown(child, e);
+            return new Outbox.Result(Outbox.Outcome.UNAVAILABLE, e.getMessage());
+        } catch (MemoryException e) {
+            LOG.warn("The {} refused a waiting update of '{}' in {} ({}); it stays in the outbox and is tried again by"
+                    + " 'forge-memory reindex'", child.label, entry.key(), entry.scope(), e.getMessage());
+            return new Outbox.Result(Outbox.Outcome.FAILED, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private EntryCache.Key cacheKey(String key, Scope scope) {
+        return new EntryCache.Key(EntryCache.namespace(scope, context.projectId(), context.sessionId()), key);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new BackendUnavailableException("The hybrid provider is closed; open a new one.");
+        }
+    }
+
+    // ------------------------------------------------------------------ facets
+
+    @Override
+    public Optional<MemoryGraph> graph() {
+        return graph;
+    }
+
+    @Override
+    public Optional<Transactions> transactions() {
+        return transactions;
+    }
+
+    @Override
+    public Optional<VersionHistory> history() {
+        return history;
+    }
+
+    @Override
+    public Optional<Reindexing> reindexing() {
+        return reindexing;
+    }
+
+    /** Relations in the relationships child, which must be reachable and up to date. */
+    private final class RelationsGraph implements MemoryGraph {
+
+        private MemoryGraph reachable() {
+            checkOpen();
+            if (queuedChildren().contains(Outbox.Child.RELATIONSHIPS)) {
+                throw new BackendUnavailableException("The " + relationships.label + " cannot be reached: it has updates"
+                        + " waiting in the outbox " + outbox.directory() + ". Relations are kept there only; try again"
+                        + " when it is back (updates are retried every " + config.outbox().retryInterval() + ").");
+            }
+            return relationships.provider.requireGraph();
+        }
+
+        private <T> T call(Supplier<T> work) {
+            try {
+                return work.get();
+            } catch (BackendUnavailableException e) {
+                if (!closed) {
+                    markDown(relationships, e);
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public Relation relate(EntryRef from, EntryRef to, String type) {
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(to, "to");
+            Objects.requireNonNull(type, "type");
+            EntryRules.checkRelationType(type);
+            MemoryGraph graph = reachable();
+            for (EntryRef end : List.of(from, to)) {
+                if (get(end.key(), end.scope()).isEmpty()) {
+                    throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry '"
+                            + end.key() + "' in " + end.scope().name().toLowerCase(java.util.Locale.ROOT)
+                            + " scope. Store it first.");
+                }
+            }
+            return call(() -> {
+                try {
+                    return graph.relate(from, to, type);
+                } catch (EntryNotFoundException e) {
+                    // the child missed an entry (written by a process whose update of it failed): bring both ends over
+                    for (EntryRef end : List.of(from, to)) {
+                        replayOne(Outbox.Entry.of(Outbox.Child.RELATIONSHIPS, Outbox.Op.SYNC, context.projectId(),
+                                context.sessionId(), end.scope(), end.key()));
+                    }
+                    return graph.relate(from, to, type);
+                }
+            });
+        }
+
+        @Override
+        public boolean unrelate(EntryRef from, EntryRef to, String type) {
+            MemoryGraph graph = reachable();
+            return call(() -> graph.unrelate(from, to, type));
+        }
+
+        @Override
+        public List<Relation> relations(EntryRef entry, Direction direction) {
+            MemoryGraph graph = reachable();
+            return call(() -> graph.relations(entry, direction));
+        }
+
+        @Override
+        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+            MemoryGraph graph = reachable();
+            return call(() -> graph.traverse(start, traversal));
+        }
+    }
+
+    /** The storage's history; purges also reach the cache and the children. */
+    private final class History implements VersionHistory {
+
+        @Override
+        public List<MemoryEntry> versions(String key, Scope scope) {
+            checkOpen();
+            return storage.requireHistory().versions(key, scope);
+        }
+
+        @Override
+        public Optional<MemoryEntry> version(String key, Scope scope, long version) {
+            checkOpen();
+            return storage.requireHistory().version(key, scope, version);
+        }
+
+        @Override
+        public boolean purge(String key, Scope scope) {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(scope, "scope");
+            checkOpen();
+            return keyWrite(key, scope, cached -> {
+                boolean existed = storage.requireHistory().purge(key, scope);
+                cache.invalidate(cached);
+                return existed;
+            }, (child, existed) -> purgeInChild(child, key, scope));
+        }
+
+        @Override
+        public int purge(Scope scope) {
+            return clearing(scope, () -> storage.requireHistory().purge(scope), child -> {
+                if (child.provider.history().isPresent()) {
+                    child.provider.requireHistory().purge(scope);
+                } else {
+                    child.provider.clear(scope);
+                }
+            });
+        }
+
+        private void purgeInChild(Secondary child, String key, Scope scope) {
+            if (child.provider.history().isPresent()) {
+                child.provider.requireHistory().purge(key, scope);
+            } else {
+                child.provider.delete(key, scope);
+            }
+        }
+    }
+
+    private MemoryTransaction begin() {
+        checkOpen();
+        return new HybridTransaction(storage.requireTransactions().begin());
+    }
+
+    /**
+     * A storage transaction whose commit also brings the children up to date: their updates are appended to the
+     * outbox before the storage commits (so a crash right after the commit cannot lose them), then replayed.
+     */
+    private final class HybridTransaction implements MemoryTransaction {
+        private final MemoryTransaction inner;
+        private final Set<EntryRef> touched = new LinkedHashSet<>();
+
+        HybridTransaction(MemoryTransaction inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public Optional<MemoryEntry> get(String key, Scope scope) {
+            checkOpen();
+            return inner.get(key, scope);
+        }
+
+        @Override
+        public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+            checkOpen();
+            if (inner.isActive()) {
+                EntryWrite.validate(key, value, scope, tags, metadata, limits);
+            }
+            MemoryEntry entry = inner.set(key, value, scope, tags, metadata);
+            touched.add(EntryRef.of(key, scope));
+            return entry;
+        }
+
+        @Override
+        public boolean delete(String key, Scope scope) {
+            checkOpen();
+            boolean existed = inner.delete(key, scope);
+            touched.add(EntryRef.of(key, scope));
+            return existed;
+        }
+
+        @Override
+        public void commit() {
+            checkOpen();
+            if (touched.isEmpty() || !inner.isActive()) {
+                inner.commit();
+                return;
+            }
+            List<Outbox.Entry> updates = new ArrayList<>();
+            List<EntryCache.Key> keys = new ArrayList<>();
+            for (EntryRef ref : touched) {
+                keys.add(cacheKey(ref.key(), ref.scope()));
+                for (Secondary child : secondaries) {
+                    updates.add(sync(child, ref.key(), ref.scope()));
+                }
+            }
+            cache.locked(keys, () -> {
+                append(updates);
+                inner.commit();
+                keys.forEach(cache::invalidate);
+                return null;
+            });
+            if (!updates.isEmpty()) {
+                replay(false);
+            }
+        }
+
+        @Override
+        public void rollback() {
+            checkOpen();
+            inner.rollback();
+        }
+
+        @Override
+        public boolean isActive() {
+            return !closed && inner.isActive();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    /**
+     * Rebuilds the children from the storage: each child that can reindex itself does (a new embedding model, say),
+     * then every entry of this project, this session and the global scope is written to the children where their copy
+     * differs, copies the storage does not have are deleted, and the outbox's updates for this router (failed ones
+     * included) are dropped, since the rebuild covers them. Progress counts the storage's entries.
+     */
+    private Reindexing.ReindexResult reindex(Reindexing.Progress progress) {
+        Objects.requireNonNull(progress, "progress");
+        checkOpen();
+        long started = System.nanoTime();
+        String fingerprint = "";
+        Reindexing.ReindexResult own = null;
+        if (storage.reindexing().isPresent()) {
+            own = storage.reindexing().get().reindex();
+            fingerprint = own.fingerprint();
+        }
+        List<MemoryEntry> entries = storage.query(Query.builder().build());
+        long total = entries.size();
+        progress.update(0, total);
+        for (Secondary child : secondaries) {
+            if (child.provider.reindexing().isPresent()) {
+                Reindexing.ReindexResult result = child.provider.reindexing().get().reindex();
+                if (!result.fingerprint().isEmpty()) {
+                    fingerprint = result.fingerprint();
+                }
+            }
+        }
+        Map<EntryRef, MemoryEntry> stored = new HashMap<>();
+        for (MemoryEntry entry : entries) {
+            stored.put(entry.ref(), entry);
+        }
+        long done = 0;
+        for (MemoryEntry entry : entries) {
+            cache.locked(cacheKey(entry.key(), entry.scope()), () -> {
+                Optional<MemoryEntry> now = storage.get(entry.key(), entry.scope());
+                for (Secondary child : secondaries) {
+                    Optional<MemoryEntry> copy = child.provider.get(entry.key(), entry.scope());
+                    if (now.isPresent() && (copy.isEmpty() || !sameContent(copy.get(), now.get()))) {
+                        MemoryEntry e = now.get();
+                        child.provider.set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
+                    } else if (now.isEmpty() && copy.isPresent()) {
+                        child.provider.delete(entry.key(), entry.scope());
+                    }
+                }
+                return null;
+            });
+            progress.update(++done, total);
+        }
+        for (Secondary child : secondaries) {
+            for (MemoryEntry copy : child.provider.query(Query.builder().build())) {
+                if (!stored.containsKey(copy.ref())) {
+                    cache.locked(cacheKey(copy.key(), copy.scope()), () -> {
+                        if (storage.get(copy.key(), copy.scope()).isEmpty()) {
+                            child.provider.delete(copy.key(), copy.scope());
+                        }
+                        return null;
+                    });
+                }
+            }
+            child.retryAt = 0;
+        }
+        // what waits in the outbox is covered by the rebuild; replaying it again is harmless and empties it
+        replay(true);
+        progress.update(total, total);
+        return new Reindexing.ReindexResult(own != null ? Math.max(own.entries(), total) : total, fingerprint,
+                Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    private static boolean sameContent(MemoryEntry a, MemoryEntry b) {
+        return a.value().equals(b.value()) && a.tags().equals(b.tags()) && a.metadata().equals(b.metadata());
+    }
+
+    // ------------------------------------------------------------------ the rest
+
+    /**
+     * The storage's problems, each child's (prefixed with its role), and the updates that wait in the outbox or
+     * failed there.
+     */
+    @Override
+    public List<StoreProblem> doctor() {
+        checkOpen();
+        List<StoreProblem> problems = new ArrayList<>(storage.doctor());
+        for (Secondary child : secondaries) {
+            for (StoreProblem problem : child.provider.doctor()) {
+                problems.add(new StoreProblem(child.label + ": " + problem.location(), problem.problem()));
+            }
+        }
+        if (outbox != null) {
+            for (Outbox.Entry entry : outbox.entries()) {
+                String what = entry.op() == Outbox.Op.CLEAR ? "clearing of " + entry.scope() + " scope"
+                        : "update of '" + entry.key() + "' in " + entry.scope() + " scope";
+                String location = outbox.directory().resolve(Outbox.FILE_NAME) + " (" + entry.child().name()
+                        .toLowerCase(java.util.Locale.ROOT) + ")";
+                problems.add(new StoreProblem(location, entry.failed()
+                        ? "the " + what + " failed " + entry.attempts() + " times (" + entry.error()
+                          + "); run 'forge-memory reindex' to rebuild the child from the storage"
+                        : "the " + what + " waits for the child to answer again"));
+            }
+        }
+        return problems;
+    }
+
+    /** Closes the children and gives the cache and the outbox back. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        RuntimeException failure = null;
+        List<AutoCloseable> parts = new ArrayList<>();
+        for (Secondary child : secondaries) {
+            parts.add(child.provider);
+        }
+        parts.add(storage);
+        if (outbox != null) {
+            parts.add(outbox::close);
+        }
+        parts.add(cache::release);
+        for (AutoCloseable part : parts) {
+            try {
+                part.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e instanceof RuntimeException r ? r : new BackendUnavailableException(e.getMessage(), e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "HybridMemoryProvider[storage=" + storage.name() + (search == null ? "" : ", search=" + search.provider.name())
+                + (relationships == null ? "" : ", relationships=" + relationships.provider.name()) + ", " + context + "]";
+    }
+}
