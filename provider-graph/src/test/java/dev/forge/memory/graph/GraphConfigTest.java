@@ -21,6 +21,15 @@ class GraphConfigTest {
         assertThat(config.url()).isEqualTo(GraphConfig.DEFAULT_URL);
         assertThat(config.connectTimeout().duration()).isPositive();
         assertThat(config.queryTimeout().duration()).isPositive();
+        assertThat(config.retryTime()).isEqualTo(GraphConfig.DEFAULT_RETRY_TIME);
+    }
+
+    @Test
+    void retry_time_may_be_zero_and_is_refused_when_negative() {
+        assertThat(bind(Map.of("retry_time", "0")).retryTime().duration()).isZero();
+        assertThat(bind(Map.of("retry_time", "2s")).retryTime().toMillis()).isEqualTo(2000);
+        assertThatThrownBy(() -> bind(Map.of("retry_time", "-1s"))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("retry_time");
     }
 
     @Test

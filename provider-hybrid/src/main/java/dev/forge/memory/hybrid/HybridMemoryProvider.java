@@ -102,13 +102,38 @@ public final class HybridMemoryProvider implements MemoryProvider {
         final Outbox.Child role;
         final String label;
         final MemoryProvider provider;
+        final String target;
         volatile long retryAt;
         volatile boolean down;
 
-        Secondary(Outbox.Child role, MemoryProvider provider) {
+        Secondary(Outbox.Child role, MemoryProvider provider, Map<String, Object> settings) {
             this.role = role;
+            this.target = target(role, settings);
             this.label = (role == Outbox.Child.SEARCH ? "search" : "relationships") + " provider '" + provider.name() + "'";
             this.provider = provider;
+        }
+
+        /**
+         * What outbox records of this child are tagged with: its role, provider and settings, hashed (the settings may
+         * hold a password), so that a router configured with another child leaves them alone.
+         */
+        static String target(Outbox.Child role, Map<String, Object> settings) {
+            try {
+                byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(
+                        (role + "|" + new TreeMap<>(settings)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                return java.util.HexFormat.of().formatHex(digest, 0, 12);
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java platform has SHA-256", e);
+            }
+        }
+    }
+
+    /** A search child's {@link BackendUnavailableException}, told apart from the storage's. */
+    private static final class SearchChildUnavailable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        SearchChildUnavailable(BackendUnavailableException cause) {
+            super(cause.getMessage(), cause, false, false);
         }
     }
 
@@ -134,8 +159,9 @@ public final class HybridMemoryProvider implements MemoryProvider {
         this.context = context;
         this.config = config;
         this.storage = storage;
-        this.search = search == null ? null : new Secondary(Outbox.Child.SEARCH, search);
-        this.relationships = relationships == null ? null : new Secondary(Outbox.Child.RELATIONSHIPS, relationships);
+        this.search = search == null ? null : new Secondary(Outbox.Child.SEARCH, search, config.search());
+        this.relationships = relationships == null ? null
+                : new Secondary(Outbox.Child.RELATIONSHIPS, relationships, config.relationships());
         List<Secondary> list = new ArrayList<>();
         if (this.search != null) {
             list.add(this.search);
@@ -167,6 +193,16 @@ public final class HybridMemoryProvider implements MemoryProvider {
         ProviderConfig block = context.config();
         List<AutoCloseable> opened = new ArrayList<>();
         try {
+            for (String role : List.of("search", "relationships")) {
+                Map<String, Object> secondary = "search".equals(role) ? config.search() : config.relationships();
+                if (config.storage().equals(secondary)) {
+                    throw new ConfigurationException(block.source() + ": '" + role + "' names the same provider and"
+                            + " settings as 'storage', so every write would land twice in one store. Leave '" + role
+                            + "' out (the storage's own " + ("search".equals(role) ? "search" : "graph")
+                            + " serves it) or give it a store of its own (another path).", block.source(),
+                            block.path() + "." + role, null);
+                }
+            }
             MemoryProvider storage = openChild(context, block, "storage", config.storage());
             opened.add(storage);
             MemoryProvider search = null;
@@ -195,6 +231,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
                     + context.forgeHome();
             EntryCache cache = EntryCache.acquire(identity, config.cache().ttl().duration(),
                     config.cache().enabled() ? config.cache().maxEntries() : 0);
+            opened.add(cache::release);
             HybridMemoryProvider provider = new HybridMemoryProvider(context, config, storage, search, relationships,
                     cache, outbox);
             provider.replay(false);
@@ -322,7 +359,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
         Objects.requireNonNull(metadata, "metadata");
         checkOpen();
         EntryWrite.validate(key, value, scope, tags, metadata, limits);
-        return keyWrite(key, scope, cached -> {
+        return keyWrite(key, scope, Outbox.Op.SYNC, cached -> {
             MemoryEntry entry = storage.set(key, value, scope, tags, metadata);
             cache.put(cached, entry);
             return entry;
@@ -333,8 +370,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
      * A write of one key: {@code inStorage} (which also updates the cache) and then {@code inChild} for each child, all
      * under the key's lock; a child that fails, or whose earlier updates still wait, gets a sync record in the outbox.
      */
-    private <T> T keyWrite(String key, Scope scope, java.util.function.Function<EntryCache.Key, T> inStorage,
-            java.util.function.BiConsumer<Secondary, T> inChild) {
+    private <T> T keyWrite(String key, Scope scope, Outbox.Op missedOp,
+            java.util.function.Function<EntryCache.Key, T> inStorage, java.util.function.BiConsumer<Secondary, T> inChild) {
         Set<Outbox.Child> queued = queuedChildren();
         List<Outbox.Entry> missed = new ArrayList<>();
         EntryCache.Key cached = cacheKey(key, scope);
@@ -342,7 +379,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
             T done = inStorage.apply(cached);
             for (Secondary child : secondaries) {
                 if (queued.contains(child.role) || !push(child, () -> inChild.accept(child, done))) {
-                    missed.add(sync(child, key, scope));
+                    missed.add(record(child, missedOp, key, scope));
                 }
             }
             return done;
@@ -357,7 +394,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
         Objects.requireNonNull(scope, "scope");
         checkOpen();
         // the children delete also when the storage had nothing: one may hold an orphan a crash left behind
-        return keyWrite(key, scope, cached -> {
+        return keyWrite(key, scope, Outbox.Op.RESET, cached -> {
             boolean existed = storage.delete(key, scope);
             cache.invalidate(cached);
             return existed;
@@ -384,8 +421,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
             cache.invalidateNamespace(EntryCache.namespace(scope, context.projectId(), context.sessionId()));
             for (Secondary child : secondaries) {
                 if (queued.contains(child.role) || !push(child, () -> inChild.accept(child))) {
-                    missed.add(Outbox.Entry.of(child.role, Outbox.Op.CLEAR, context.projectId(), context.sessionId(),
-                            scope, ""));
+                    missed.add(record(child, Outbox.Op.CLEAR, "", scope));
                 }
             }
             return count;
@@ -421,11 +457,20 @@ public final class HybridMemoryProvider implements MemoryProvider {
             if (request.mode() == SearchMode.HYBRID) {
                 return hybrid(request);
             }
-            return fresh(request, depth -> search.provider.search(childRequest(request, request.mode(), depth,
-                    request.threshold())));
+            return fresh(request, depth -> childSearch(childRequest(request, request.mode(), depth, request.threshold())));
+        } catch (SearchChildUnavailable e) {
+            BackendUnavailableException cause = (BackendUnavailableException) e.getCause();
+            markDown(search, cause);
+            return fallback(request, cause.getMessage());
+        }
+    }
+
+    /** A search of the search child; its {@link BackendUnavailableException} becomes {@link SearchChildUnavailable}. */
+    private List<Hit> childSearch(SearchRequest request) {
+        try {
+            return search.provider.search(request);
         } catch (BackendUnavailableException e) {
-            markDown(search, e);
-            return fallback(request, e.getMessage());
+            throw new SearchChildUnavailable(e);
         }
     }
 
@@ -438,9 +483,10 @@ public final class HybridMemoryProvider implements MemoryProvider {
         MemoryProvider keywords = storage.capabilities().contains(Capability.KEYWORD_SEARCH) ? storage : search.provider;
         return fresh(request, depth -> {
             int ranked = Math.max(100, depth);
-            List<Hit> semantic = search.provider.search(childRequest(request, SearchMode.SEMANTIC, ranked, 0.0));
-            List<Hit> keyword = keywords.search(new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
-                    ranked, 0.0, request.filter()));
+            List<Hit> semantic = childSearch(childRequest(request, SearchMode.SEMANTIC, ranked, 0.0));
+            SearchRequest keywordRequest = new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
+                    ranked, 0.0, request.filter());
+            List<Hit> keyword = keywords == storage ? storage.search(keywordRequest) : childSearch(keywordRequest);
             SearchRequest unlimited = new SearchRequest(request.text(), request.scopes(), SearchMode.HYBRID,
                     SearchRequest.MAX_LIMIT, request.threshold(), request.filter());
             return SemanticScorer.fuse(unlimited, keyword, semantic, config.fusion().rrfK(),
@@ -523,8 +569,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
         }
     }
 
-    private Outbox.Entry sync(Secondary child, String key, Scope scope) {
-        return Outbox.Entry.of(child.role, Outbox.Op.SYNC, context.projectId(), context.sessionId(), scope, key);
+    private Outbox.Entry record(Secondary child, Outbox.Op op, String key, Scope scope) {
+        return Outbox.Entry.of(child.target, child.role, op, context.projectId(), context.sessionId(), scope, key);
     }
 
     private void append(List<Outbox.Entry> missed) {
@@ -553,7 +599,16 @@ public final class HybridMemoryProvider implements MemoryProvider {
         if (!outbox.maybePending()) {
             return queued;
         }
-        for (Outbox.Entry entry : outbox.entries()) {
+        List<Outbox.Entry> waiting;
+        try {
+            waiting = outbox.entries();
+        } catch (MemoryException e) {
+            // the order of the children's updates cannot be known: queue them all, the storage write goes on
+            LOG.warn("Cannot read the hybrid outbox ({}); updates of the search and relationships providers are queued",
+                    e.getMessage());
+            return EnumSet.allOf(Outbox.Child.class);
+        }
+        for (Outbox.Entry entry : waiting) {
             if (!entry.failed() && mine(entry)) {
                 queued.add(entry.child());
             }
@@ -561,8 +616,15 @@ public final class HybridMemoryProvider implements MemoryProvider {
         return queued;
     }
 
-    /** Whether this router replays {@code entry}: global ones, its project's, its session's. */
+    /**
+     * Whether this router replays {@code entry}: those of its own children (same provider and settings) for the global
+     * scope, its project and its session.
+     */
     private boolean mine(Outbox.Entry entry) {
+        Secondary child = child(entry);
+        if (child == null || !child.target.equals(entry.target())) {
+            return false;
+        }
         return switch (entry.scope()) {
             case GLOBAL -> true;
             case PROJECT -> entry.project().equals(context.projectId());
@@ -589,23 +651,18 @@ public final class HybridMemoryProvider implements MemoryProvider {
 
     private Outbox.Result replayOne(Outbox.Entry entry) {
         Secondary child = child(entry);
-        if (child == null) {
-            // the config no longer has this child: its updates have nowhere to go
-            return Outbox.Result.DONE;
-        }
         try {
-            if (entry.op() == Outbox.Op.CLEAR) {
-                cache.lockedAll(() -> {
-                    child.provider.clear(entry.scope());
-                    return null;
-                });
-            } else {
-                cache.locked(cacheKey(entry.key(), entry.scope()), () -> {
+            switch (entry.op()) {
+                case CLEAR -> reconcile(child, entry.scope());
+                case RESET, SYNC -> cache.locked(cacheKey(entry.key(), entry.scope()), () -> {
+                    if (entry.op() == Outbox.Op.RESET) {
+                        child.provider.delete(entry.key(), entry.scope());
+                    }
                     Optional<MemoryEntry> stored = storage.get(entry.key(), entry.scope());
                     if (stored.isPresent()) {
                         MemoryEntry e = stored.get();
                         child.provider.set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
-                    } else {
+                    } else if (entry.op() == Outbox.Op.SYNC) {
                         child.provider.delete(entry.key(), entry.scope());
                     }
                     return null;
@@ -619,10 +676,25 @@ public final class HybridMemoryProvider implements MemoryProvider {
         } catch (BackendUnavailableException e) {
             markDown(child, e);
             return new Outbox.Result(Outbox.Outcome.UNAVAILABLE, e.getMessage());
-        } catch (MemoryException e) {
+        } catch (RuntimeException e) {
             LOG.warn("The {} refused a waiting update of '{}' in {} ({}); it stays in the outbox and is tried again by"
-                    + " 'forge-memory reindex'", child.label, entry.key(), entry.scope(), e.getMessage());
+                    + " 'forge-memory reindex'", child.label, entry.key(), entry.scope(), e.toString());
             return new Outbox.Result(Outbox.Outcome.FAILED, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A missed clear: removes from {@code scope} of the child every entry the storage no longer has. Unlike a blind
+     * clear, this cannot undo a write that reached the child after the clear was missed.
+     */
+    private void reconcile(Secondary child, Scope scope) {
+        for (MemoryEntry copy : child.provider.query(Query.builder().scopes(scope).build())) {
+            cache.locked(cacheKey(copy.key(), copy.scope()), () -> {
+                if (storage.get(copy.key(), copy.scope()).isEmpty()) {
+                    child.provider.delete(copy.key(), copy.scope());
+                }
+                return null;
+            });
         }
     }
 
@@ -702,8 +774,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 } catch (EntryNotFoundException e) {
                     // the child missed an entry (written by a process whose update of it failed): bring both ends over
                     for (EntryRef end : List.of(from, to)) {
-                        replayOne(Outbox.Entry.of(Outbox.Child.RELATIONSHIPS, Outbox.Op.SYNC, context.projectId(),
-                                context.sessionId(), end.scope(), end.key()));
+                        replayOne(record(relationships, Outbox.Op.SYNC, end.key(), end.scope()));
                     }
                     return graph.relate(from, to, type);
                 }
@@ -749,7 +820,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(scope, "scope");
             checkOpen();
-            return keyWrite(key, scope, cached -> {
+            return keyWrite(key, scope, Outbox.Op.RESET, cached -> {
                 boolean existed = storage.requireHistory().purge(key, scope);
                 cache.invalidate(cached);
                 return existed;
@@ -788,6 +859,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
     private final class HybridTransaction implements MemoryTransaction {
         private final MemoryTransaction inner;
         private final Set<EntryRef> touched = new LinkedHashSet<>();
+        private final Set<EntryRef> deleted = new java.util.HashSet<>();
 
         HybridTransaction(MemoryTransaction inner) {
             this.inner = inner;
@@ -815,6 +887,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
             checkOpen();
             boolean existed = inner.delete(key, scope);
             touched.add(EntryRef.of(key, scope));
+            deleted.add(EntryRef.of(key, scope));
             return existed;
         }
 
@@ -830,7 +903,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
             for (EntryRef ref : touched) {
                 keys.add(cacheKey(ref.key(), ref.scope()));
                 for (Secondary child : secondaries) {
-                    updates.add(sync(child, ref.key(), ref.scope()));
+                    updates.add(record(child, deleted.contains(ref) ? Outbox.Op.RESET : Outbox.Op.SYNC, ref.key(),
+                            ref.scope()));
                 }
             }
             cache.locked(keys, () -> {

@@ -2,27 +2,15 @@ package dev.forge.memory.vector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
-import dev.forge.memory.SearchRequest;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -59,24 +47,21 @@ class RetrievalQualityTest {
     static Path directory;
 
     private MemoryProvider provider;
-    private List<LabelledQuery> queries;
+    private List<LabelledRetrievalSet.LabelledQuery> queries;
     private String fingerprint;
     private final Map<SearchMode, double[]> recall = new EnumMap<>(SearchMode.class);
 
-    record LabelledQuery(String id, String text, Set<String> relevant) {
-    }
-
     @BeforeAll
-    void storeConversationsAndMeasure() throws IOException {
+    void storeConversationsAndMeasure() {
         // No embedding block: the default model, minilm.
         ProviderConfig config = ProviderConfig.of(Map.of("path", "vectors"));
         ProviderContext context = ProviderContext.builder().baseDirectory(directory).projectId("retrieval")
                 .sessionId("quality").config(config).build();
         provider = new VectorMemoryProviderFactory().open(context);
-        Map<String, String> turns = turns();
+        Map<String, String> turns = LabelledRetrievalSet.turns();
         assertThat(turns).hasSize(100);
         turns.forEach((key, text) -> provider.set(key, text, Scope.PROJECT, List.of(), Map.of()));
-        queries = queries();
+        queries = LabelledRetrievalSet.queries();
         assertThat(queries).hasSize(42);
         for (SearchMode mode : SearchMode.values()) {
             recall.put(mode, new double[] {meanRecall(mode, 5), meanRecall(mode, 10)});
@@ -117,56 +102,6 @@ class RetrievalQualityTest {
     }
 
     private double meanRecall(SearchMode mode, int k) {
-        double sum = 0;
-        for (LabelledQuery query : queries) {
-            List<Hit> hits = provider.search(SearchRequest.builder(query.text()).scopes(Scope.PROJECT).mode(mode)
-                    .limit(k).build());
-            long found = hits.stream().map(hit -> hit.entry().key()).filter(query.relevant()::contains).count();
-            sum += (double) found / query.relevant().size();
-        }
-        return sum / queries.size();
-    }
-
-    private static Map<String, String> turns() throws IOException {
-        Map<String, String> turns = new LinkedHashMap<>();
-        String conversation = null;
-        int turn = 0;
-        try (BufferedReader reader = resource("retrieval/conversations.txt")) {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                if (line.startsWith("== ")) {
-                    conversation = line.substring(3).trim();
-                    turn = 0;
-                    continue;
-                }
-                turns.put("%s:%02d".formatted(conversation, ++turn), line.trim());
-            }
-        }
-        return turns;
-    }
-
-    private static List<LabelledQuery> queries() throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        List<LabelledQuery> queries = new ArrayList<>();
-        try (BufferedReader reader = resource("retrieval/queries.jsonl")) {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode node = json.readTree(line);
-                List<String> relevant = new ArrayList<>();
-                node.get("relevant").forEach(key -> relevant.add(key.asText()));
-                queries.add(new LabelledQuery(node.get("id").asText(), node.get("text").asText(), Set.copyOf(relevant)));
-            }
-        }
-        return queries;
-    }
-
-    private static BufferedReader resource(String name) {
-        InputStream in = RetrievalQualityTest.class.getClassLoader().getResourceAsStream(name);
-        assertThat(in).as("test resource %s", name).isNotNull();
-        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        return LabelledRetrievalSet.meanRecall(provider, queries, mode, k);
     }
 }

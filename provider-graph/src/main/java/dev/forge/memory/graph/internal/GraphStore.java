@@ -643,7 +643,8 @@ public final class GraphStore {
         return zero ? null : list;
     }
 
-    private static float[] vector(Value value) {
+    /** A vector as Neo4j stores it (a list of numbers), or null for none. */
+    public static float[] vector(Value value) {
         if (value == null || value.isNull()) {
             return null;
         }
@@ -786,7 +787,7 @@ public final class GraphStore {
             Node node = nodes.get(i);
             Map<String, Object> update = new HashMap<>();
             update.put("id", node.elementId());
-            update.put("rev", node.get("rev").asString(""));
+            update.put("rev", embeddedRevision(node));
             update.put("embedding", stored(vectors.get(i)));
             updates.add(update);
         }
@@ -794,12 +795,27 @@ public final class GraphStore {
         params.put("rows", updates);
         params.put("fingerprint", model.fingerprint());
         params.put("vectorProperty", vectorProperty());
-        // only the vector changes: the entry, its revision and its snapshot stay, so optimistic transactions are unaffected
+        // only the vector changes: the entry, its revision and its snapshot stay, so optimistic transactions are unaffected.
+        // The node's lock is taken before its revision is compared: read-committed, a check made first could pass while
+        // a writer holding the lock is about to commit, and the vector of the old entry would then overwrite the writer's.
         write("store vectors", tx -> tx.run("UNWIND $rows AS r MATCH (m:Memory) WHERE elementId(m) = r.id"
-                + " AND m.version > 0 AND coalesce(m.rev, '') = r.rev"
+                + " SET m.lock = true REMOVE m.lock"
+                + " WITH m, r WHERE m.version > 0 AND coalesce(m.rev, '') = r.rev"
                 + " SET m." + vectorProperty() + " = r.embedding, m.embeddingModel = $fingerprint"
                 + " WITH m" + REMOVE_OTHER_VECTORS, params).consume());
         LOG.debug("Stored the vectors of {} entries of store '{}'", updates.size(), store);
+    }
+
+    /**
+     * The revision of the entry {@link #embedNodes} embeds: the snapshot's, which belongs to the entry read with it
+     * (the {@code rev} property may come from another commit), or the property's when the snapshot is unreadable.
+     */
+    private static String embeddedRevision(Node node) {
+        try {
+            return revision(node);
+        } catch (CorruptEntryException e) {
+            return node.get("rev").asString("");
+        }
     }
 
     /**

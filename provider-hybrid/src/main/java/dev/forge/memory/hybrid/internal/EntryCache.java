@@ -20,6 +20,10 @@ import java.util.function.Supplier;
  * identity: its provider name, settings and directories), so that a write through one router is seen by the next read
  * of every other. Another process's writes are seen once the cached copy expires.
  *
+ * <p>GLOBAL entries are never cached: routers of different projects share them through the storage but not
+ * necessarily this cache (their base directories differ, and with them the storage's identity), so a cached copy could
+ * hide another project's write. Their reads always go to the storage.
+ *
  * <p>A write holds its key's lock while it changes the storage, the cache and the children; a read that misses the
  * cache holds it while it loads, so that a load never puts back a copy older than a write that overtook it. The locks
  * are striped: two keys may share one.
@@ -27,6 +31,7 @@ import java.util.function.Supplier;
 public final class EntryCache {
 
     private static final int STRIPES = 256;
+    private static final String GLOBAL = "global";
     private static final Map<String, EntryCache> SHARED = new HashMap<>();
 
     /** A cached key: its scope's namespace (with the project or session it belongs to) and the key. */
@@ -71,7 +76,7 @@ public final class EntryCache {
     /** The namespace of {@code scope} for a router of {@code project} and {@code session}. */
     public static String namespace(Scope scope, String project, String session) {
         return switch (scope) {
-            case GLOBAL -> "global";
+            case GLOBAL -> GLOBAL;
             case PROJECT -> "project\u0000" + project;
             case SESSION -> "session\u0000" + project + "\u0000" + session;
         };
@@ -84,6 +89,9 @@ public final class EntryCache {
 
     /** The cached entry, or what {@code loader} finds (cached when present), loaded under the key's lock. */
     public Optional<MemoryEntry> get(Key key, Supplier<Optional<MemoryEntry>> loader) {
+        if (!cacheable(key)) {
+            return loader.get();
+        }
         if (cache != null) {
             MemoryEntry cached = cache.getIfPresent(key);
             if (cached != null) {
@@ -157,7 +165,7 @@ public final class EntryCache {
 
     /** Caches {@code entry} under {@code key}; call holding the key's lock. */
     public void put(Key key, MemoryEntry entry) {
-        if (cache != null) {
+        if (cache != null && cacheable(key)) {
             cache.put(key, entry);
         }
     }
@@ -174,6 +182,10 @@ public final class EntryCache {
         if (cache != null) {
             cache.asMap().keySet().removeIf(key -> key.namespace().equals(namespace));
         }
+    }
+
+    private static boolean cacheable(Key key) {
+        return !key.namespace().equals(GLOBAL);
     }
 
     private ReentrantLock lockOf(Key key) {

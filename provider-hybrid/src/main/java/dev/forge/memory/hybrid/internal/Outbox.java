@@ -7,7 +7,6 @@ import dev.forge.memory.spi.files.AtomicFiles;
 import dev.forge.memory.spi.files.StoreLock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +64,12 @@ public final class Outbox {
     public enum Op {
         /** Make the child's copy of {@code key} in {@code scope} what the storage holds now (or absent). */
         SYNC,
-        /** Clear {@code scope} in the child, as seen by the record's project and session. */
+        /**
+         * Delete the child's copy of {@code key} (and so its relations), then {@link #SYNC} it: for a deletion, after
+         * which a key written again must not inherit the old entry's relations.
+         */
+        RESET,
+        /** Remove from {@code scope} of the child every entry the storage no longer has. */
         CLEAR
     }
 
@@ -73,6 +77,8 @@ public final class Outbox {
      * One pending update.
      *
      * @param id       unique, so that a replay removes exactly the records it replayed
+     * @param target   which child of which router configuration: routers whose child has another provider or other
+     *                 settings leave the record alone
      * @param child    the child it is for
      * @param op       what to do
      * @param project  the project of the router that wrote it
@@ -82,12 +88,13 @@ public final class Outbox {
      * @param attempts failed replays that were not about reachability
      * @param error    the last such failure; empty if none
      */
-    public record Entry(String id, Child child, Op op, String project, String session, Scope scope, String key,
-            int attempts, String error) {
+    public record Entry(String id, String target, Child child, Op op, String project, String session, Scope scope,
+            String key, int attempts, String error) {
 
         /** Checks the fields. */
         public Entry {
             Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(target, "target");
             Objects.requireNonNull(child, "child");
             Objects.requireNonNull(op, "op");
             Objects.requireNonNull(project, "project");
@@ -98,8 +105,9 @@ public final class Outbox {
         }
 
         /** A new record. */
-        public static Entry of(Child child, Op op, String project, String session, Scope scope, String key) {
-            return new Entry(UUID.randomUUID().toString(), child, op, project, session, scope, key, 0, "");
+        public static Entry of(String target, Child child, Op op, String project, String session, Scope scope,
+                String key) {
+            return new Entry(UUID.randomUUID().toString(), target, child, op, project, session, scope, key, 0, "");
         }
 
         /** Whether a replay failed on it for another reason than reachability. */
@@ -108,12 +116,13 @@ public final class Outbox {
         }
 
         Entry withFailure(String message) {
-            return new Entry(id, child, op, project, session, scope, key, attempts + 1, message);
+            return new Entry(id, target, child, op, project, session, scope, key, attempts + 1, message);
         }
 
         Map<String, Object> toJson() {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("id", id);
+            json.put("target", target);
             json.put("child", child.name().toLowerCase(java.util.Locale.ROOT));
             json.put("op", op.name().toLowerCase(java.util.Locale.ROOT));
             json.put("project", project);
@@ -130,7 +139,7 @@ public final class Outbox {
         static Entry fromJson(Map<?, ?> json) {
             Object attempts = json.get("attempts");
             Object error = json.get("error");
-            return new Entry(text(json, "id"), Child.valueOf(upper(text(json, "child"))), Op.valueOf(upper(text(json, "op"))),
+            return new Entry(text(json, "id"), text(json, "target"), Child.valueOf(upper(text(json, "child"))), Op.valueOf(upper(text(json, "op"))),
                     text(json, "project"), text(json, "session"), Scope.valueOf(upper(text(json, "scope"))),
                     text(json, "key"), attempts instanceof Number n ? n.intValue() : 0, error instanceof String s ? s : "");
         }
@@ -234,26 +243,49 @@ public final class Outbox {
             return;
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            for (Entry entry : entries) {
-                bytes.write(JSON.writeValueAsBytes(entry.toJson()));
-                bytes.write('\n');
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (Entry entry : entries) {
+            bytes.writeBytes(json(entry));
         }
         try (StoreLock.Held held = fileLock.exclusive();
-             FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                     StandardOpenOption.APPEND)) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes.toByteArray());
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
+             FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                     StandardOpenOption.WRITE)) {
+            long size = channel.size();
+            try {
+                ByteBuffer buffer = ByteBuffer.allocate(bytes.size() + 1);
+                if (size > 0 && !endsWithNewline(channel, size)) {
+                    buffer.put((byte) '\n'); // a torn last line (a crash or a full disk) stays a line of its own
+                }
+                buffer.put(bytes.toByteArray()).flip();
+                long position = size;
+                while (buffer.hasRemaining()) {
+                    position += channel.write(buffer, position);
+                }
+                channel.force(true);
+            } catch (IOException | RuntimeException e) {
+                channel.truncate(size);
+                throw e;
             }
-            channel.force(true);
-        } catch (Exception e) {
+        } catch (IOException | RuntimeException e) {
             throw new StorageException("Cannot write the hybrid outbox " + file + ": " + e.getMessage()
                     + ". The storage has the change; run 'forge-memory reindex' once the disk is writable to bring the"
                     + " search and relationships providers up to date.", e);
+        }
+    }
+
+    private static boolean endsWithNewline(FileChannel channel, long size) throws IOException {
+        ByteBuffer last = ByteBuffer.allocate(1);
+        channel.read(last, size - 1);
+        return last.get(0) == '\n';
+    }
+
+    private static byte[] json(Entry entry) {
+        try {
+            byte[] line = JSON.writeValueAsBytes(entry.toJson());
+            byte[] withNewline = java.util.Arrays.copyOf(line, line.length + 1);
+            withNewline[line.length] = '\n';
+            return withNewline;
+        } catch (IOException e) {
+            throw new StorageException("Cannot encode an outbox record: " + e.getMessage(), e);
         }
     }
 
@@ -313,20 +345,23 @@ public final class Outbox {
                 if (!mine.test(entry) || unavailable.contains(entry.child()) || (entry.failed() && !retryFailed)) {
                     continue;
                 }
-                String target = entry.child() + "\u0000" + entry.project() + "\u0000" + entry.session() + "\u0000"
+                String target = entry.target() + "\u0000" + entry.child() + "\u0000" + entry.project() + "\u0000" + entry.session() + "\u0000"
                         + entry.scope() + "\u0000" + entry.key();
                 if (entry.op() == Op.SYNC && synced.contains(target)) {
                     done.add(entry.id()); // a sync reads the storage as it is now: once is enough
                     continue;
                 }
-                Result result = replay.apply(entry);
+                Result result;
+                try {
+                    result = replay.apply(entry);
+                } catch (RuntimeException e) {
+                    result = new Result(Outcome.FAILED, e.toString());
+                }
                 switch (result.outcome()) {
                     case DONE -> {
                         done.add(entry.id());
-                        if (entry.op() == Op.SYNC) {
+                        if (entry.op() != Op.CLEAR) {
                             synced.add(target);
-                        } else {
-                            synced.clear(); // later syncs of the cleared scope must run again
                         }
                     }
                     case UNAVAILABLE -> unavailable.add(entry.child());
@@ -353,8 +388,7 @@ public final class Outbox {
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             for (Entry entry : kept) {
-                bytes.write(JSON.writeValueAsBytes(entry.toJson()));
-                bytes.write('\n');
+                bytes.writeBytes(json(entry));
             }
             AtomicFiles.write(directory, file, bytes.toByteArray(), true);
             int failures = (int) kept.stream().filter(Entry::failed).count();
@@ -368,7 +402,8 @@ public final class Outbox {
     private List<Entry> read() throws IOException {
         List<String> lines;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            // decoded leniently: a line torn inside a character must not make the others unreadable
+            lines = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList();
         } catch (NoSuchFileException e) {
             return List.of();
         }
@@ -380,7 +415,7 @@ public final class Outbox {
             }
             try {
                 entries.add(Entry.fromJson(JSON.readValue(line, Map.class)));
-            } catch (IOException | IllegalArgumentException e) {
+            } catch (IOException | RuntimeException e) {
                 LOG.warn("Skipping line {} of the hybrid outbox {}: it cannot be read ({}). If the process crashed while"
                         + " appending, the update it held is lost: run 'forge-memory reindex' to rebuild the search and"
                         + " relationships providers from the storage.", i + 1, file, e.getMessage());
