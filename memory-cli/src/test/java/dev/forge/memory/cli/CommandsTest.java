@@ -273,13 +273,14 @@ class CommandsTest {
                 .containsPattern("(?m)^vector\\s+keyword_search, semantic_search, reindex$")
                 .contains("module: ").doesNotContain("Problems:");
         JsonNode providers = json("providers");
-        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "in-memory", "markdown", "sqlite", "vector");
+        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "hybrid", "in-memory", "markdown", "sqlite", "vector");
         JsonNode file = providers.path("providers").get(0);
         assertThat(texts(file.path("capabilities"), "")).containsExactly("keyword_search", "graph", "transactions", "history");
         assertThat(file.path("description").asText()).contains("JSON file per memory");
         assertThat(file.path("module").asText()).contains("provider-file");
-        assertThat(providers.path("providers").get(1).path("module").asText()).contains("memory-api");
-        assertThat(providers.path("providers").get(2).path("module").asText()).contains("provider-markdown");
+        assertThat(providers.path("providers").get(1).path("module").asText()).contains("provider-hybrid");
+        assertThat(providers.path("providers").get(2).path("module").asText()).contains("memory-api");
+        assertThat(providers.path("providers").get(3).path("module").asText()).contains("provider-markdown");
         assertThat(providers.path("problems")).isEmpty();
     }
 
@@ -290,7 +291,7 @@ class CommandsTest {
                 .contains("project:  my-project    (from project directory name)")
                 .contains("files read: none")
                 .contains("session:  cli    (from default)")
-                .contains("providers found: file, in-memory, markdown");
+                .contains("providers found: file, hybrid, in-memory, markdown");
     }
 
     @Test

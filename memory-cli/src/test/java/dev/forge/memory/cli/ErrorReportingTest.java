@@ -88,7 +88,7 @@ class ErrorReportingTest {
     @Test
     void an_unknown_provider_exits_3_listing_the_providers_found() {
         CliHarness.Result result = fails(ExitCodes.CONFIGURATION, "--memory-provider", "sqlitee", "get", "k");
-        assertThat(result.err()).contains("No memory provider named 'sqlitee'").contains("file, in-memory, markdown");
+        assertThat(result.err()).contains("No memory provider named 'sqlitee'").contains("file, hybrid, in-memory, markdown");
     }
 
     @Test
@@ -279,16 +279,16 @@ class ErrorReportingTest {
         CliHarness.Result text = cli.run("--memory-provider", "sqlitee", "config");
         assertThat(text.exitCode()).as(text.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(text.out()).contains("provider: sqlitee    (from --memory-provider)").contains("session:  cli")
-                .contains("providers found: file, in-memory, markdown, sqlite");
+                .contains("providers found: file, hybrid, in-memory, markdown, sqlite");
         assertOneErrorLine(text);
-        assertThat(text.err()).contains("No memory provider named 'sqlitee'").contains("Found: file, in-memory, markdown");
+        assertThat(text.err()).contains("No memory provider named 'sqlitee'").contains("Found: file, hybrid, in-memory, markdown");
 
         cli.projectConfig("memory:\n  provider: sqlitee\n");
         CliHarness.Result json = cli.run("config", "--json");
         assertThat(json.exitCode()).as(json.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(json.json().path("provider").asText()).isEqualTo("sqlitee");
         assertThat(json.json().path("providerAvailable").asBoolean(true)).isFalse();
-        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"in-memory\",\"markdown\",\"sqlite\",\"vector\"]");
+        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"hybrid\",\"in-memory\",\"markdown\",\"sqlite\",\"vector\"]");
         assertOneErrorLine(json);
 
         JsonNode available = cli.run("config", "--json", "--memory-provider", "file").json();

@@ -159,7 +159,7 @@ class InitCommandTest {
     void init_for_an_unknown_provider_exits_3_and_writes_nothing() {
         CliHarness.Result result = cli.run("init", "--provider", "sqlitee");
         assertThat(result.exitCode()).isEqualTo(ExitCodes.CONFIGURATION);
-        assertThat(result.err()).contains("sqlitee").contains("file, in-memory, markdown");
+        assertThat(result.err()).contains("sqlitee").contains("file, hybrid, in-memory, markdown");
         assertThat(configFile).doesNotExist();
     }
 

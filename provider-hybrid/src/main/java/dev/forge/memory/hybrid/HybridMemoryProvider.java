@@ -80,9 +80,11 @@ import org.slf4j.LoggerFactory;
  *       the commit and replayed right after it: between the two, readers see the committed entries through get and
  *       query but searches may not find them yet; after {@code commit()} returns they do, unless a child is down.</li>
  *   <li>Other processes on the same storage see a write at once through the storage; this JVM's cached copy of an
- *       entry another process changed stays until {@code cache.ttl} passes. A process killed between the storage
- *       write and the children's update (a window of milliseconds) leaves them behind until {@code forge-memory
- *       reindex}.</li>
+ *       entry another process changed stays until {@code cache.ttl} passes (GLOBAL entries are never cached). A
+ *       process killed between the storage write and the children's update (as long as the children take to answer)
+ *       leaves them behind until {@code forge-memory reindex}.</li>
+ *   <li>A search or relationships child that cannot be reached when the router opens is opened later, when it
+ *       answers; until then it is treated as down.</li>
  * </ul>
  *
  * <p>Capabilities are computed from the children: keyword and semantic search if the storage or the search child
@@ -97,20 +99,79 @@ public final class HybridMemoryProvider implements MemoryProvider {
 
     private static final Logger LOG = LoggerFactory.getLogger(HybridMemoryProvider.class);
 
-    /** One secondary child, its role and when it may be tried again after it failed. */
-    private static final class Secondary {
+    /** What the router knows of a secondary child when it opens: the child, or null if it could not be reached. */
+    private record Opening(MemoryProvider provider, Set<Capability> capabilities) {
+    }
+
+    /**
+     * One secondary child: its role, its provider (opened when the router opens, or later, when it could not be
+     * reached then) and when it may be tried again after it failed.
+     */
+    private final class Secondary {
         final Outbox.Child role;
+        final String roleName;
         final String label;
-        final MemoryProvider provider;
+        final Map<String, Object> settings;
         final String target;
+        /** The child's capabilities, or its factory's declared ones while it has not been opened. */
+        final Set<Capability> capabilities;
+        private volatile MemoryProvider opened;
         volatile long retryAt;
         volatile boolean down;
 
-        Secondary(Outbox.Child role, MemoryProvider provider, Map<String, Object> settings) {
+        Secondary(Outbox.Child role, Map<String, Object> settings, Opening opening) {
             this.role = role;
+            this.roleName = role == Outbox.Child.SEARCH ? "search" : "relationships";
+            this.settings = settings;
             this.target = target(role, settings);
-            this.label = (role == Outbox.Child.SEARCH ? "search" : "relationships") + " provider '" + provider.name() + "'";
-            this.provider = provider;
+            this.label = roleName + " provider '" + settings.get(HybridConfig.PROVIDER_KEY) + "'";
+            this.opened = opening.provider();
+            this.capabilities = opening.provider() != null ? opening.provider().capabilities() : opening.capabilities();
+            if (opening.provider() == null) {
+                down = true;
+                retryAt = System.nanoTime() + retryNanos;
+            }
+        }
+
+        /**
+         * The child, opened now if it could not be reached before and may be tried again.
+         *
+         * @throws BackendUnavailableException if it still cannot be reached
+         */
+        MemoryProvider provider() {
+            MemoryProvider child = opened;
+            if (child != null) {
+                return child;
+            }
+            synchronized (this) {
+                if (opened != null) {
+                    return opened;
+                }
+                checkOpen();
+                if (System.nanoTime() - retryAt < 0) {
+                    throw new BackendUnavailableException("The " + label + " could not be reached when the hybrid"
+                            + " provider opened; it is tried again every " + config.outbox().retryInterval() + ".");
+                }
+                try {
+                    opened = openChild(context, context.config(), roleName, settings);
+                } catch (BackendUnavailableException e) {
+                    retryAt = System.nanoTime() + retryNanos;
+                    throw e;
+                }
+                LOG.info("Opened the {}, which could not be reached before", label);
+                return opened;
+            }
+        }
+
+        /** The child if it is open. */
+        Optional<MemoryProvider> ifOpen() {
+            return Optional.ofNullable(opened);
+        }
+
+        synchronized void close() {
+            if (opened != null) {
+                opened.close();
+            }
         }
 
         /**
@@ -155,13 +216,14 @@ public final class HybridMemoryProvider implements MemoryProvider {
     private volatile boolean closed;
 
     private HybridMemoryProvider(ProviderContext context, HybridConfig config, MemoryProvider storage,
-            MemoryProvider search, MemoryProvider relationships, EntryCache cache, Outbox outbox) {
+            Opening search, Opening relationships, EntryCache cache, Outbox outbox) {
         this.context = context;
         this.config = config;
         this.storage = storage;
-        this.search = search == null ? null : new Secondary(Outbox.Child.SEARCH, search, config.search());
+        this.retryNanos = config.outbox().retryInterval().duration().toNanos();
+        this.search = search == null ? null : new Secondary(Outbox.Child.SEARCH, config.search(), search);
         this.relationships = relationships == null ? null
-                : new Secondary(Outbox.Child.RELATIONSHIPS, relationships, config.relationships());
+                : new Secondary(Outbox.Child.RELATIONSHIPS, config.relationships(), relationships);
         List<Secondary> list = new ArrayList<>();
         if (this.search != null) {
             list.add(this.search);
@@ -172,7 +234,6 @@ public final class HybridMemoryProvider implements MemoryProvider {
         this.secondaries = List.copyOf(list);
         this.cache = cache;
         this.outbox = outbox;
-        this.retryNanos = config.outbox().retryInterval().duration().toNanos();
         this.capabilities = Collections.unmodifiableSet(computeCapabilities());
         this.limits = strictest();
         this.graph = capabilities.contains(Capability.GRAPH)
@@ -187,7 +248,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
      * what the outbox holds for this project and session.
      *
      * @throws ConfigurationException if a child is unknown or misconfigured, or the relationships child has no graph
-     * @throws BackendUnavailableException if a child cannot be reached; the children already open are closed
+     * @throws BackendUnavailableException if the storage cannot be reached (a search or relationships child that cannot
+     *                                     be reached is opened later); the children already open are closed
      */
     static HybridMemoryProvider open(ProviderContext context, HybridConfig config) {
         ProviderConfig block = context.config();
@@ -205,21 +267,14 @@ public final class HybridMemoryProvider implements MemoryProvider {
             }
             MemoryProvider storage = openChild(context, block, "storage", config.storage());
             opened.add(storage);
-            MemoryProvider search = null;
-            if (config.search() != null) {
-                search = openChild(context, block, "search", config.search());
-                opened.add(search);
-            }
-            MemoryProvider relationships = null;
-            if (config.relationships() != null) {
-                relationships = openChild(context, block, "relationships", config.relationships());
-                opened.add(relationships);
-                if (!relationships.capabilities().contains(Capability.GRAPH)) {
-                    throw new ConfigurationException(block.source() + ": the relationships provider '"
-                            + relationships.name() + "' has no graph (GRAPH capability); use one that lists GRAPH under"
-                            + " 'forge-memory providers', such as graph or sqlite, or leave 'relationships' out.",
-                            block.source(), block.path() + ".relationships.provider", null);
-                }
+            Opening search = config.search() == null ? null : openSecondary(context, block, "search", config.search(), opened);
+            Opening relationships = config.relationships() == null ? null
+                    : openSecondary(context, block, "relationships", config.relationships(), opened);
+            if (relationships != null && !relationships.capabilities().contains(Capability.GRAPH)) {
+                throw new ConfigurationException(block.source() + ": the relationships provider '"
+                        + config.relationships().get(HybridConfig.PROVIDER_KEY) + "' has no graph (GRAPH capability); use"
+                        + " one that lists GRAPH under 'forge-memory providers', such as graph or sqlite, or leave"
+                        + " 'relationships' out.", block.source(), block.path() + ".relationships.provider", null);
             }
             Outbox outbox = null;
             if (search != null || relationships != null) {
@@ -248,6 +303,25 @@ public final class HybridMemoryProvider implements MemoryProvider {
         }
     }
 
+    /**
+     * Opens a search or relationships child. One that cannot be reached does not stop the router: it opens without it,
+     * counting the child's factory's declared capabilities, queues the child's updates in the outbox, and opens it
+     * when it answers.
+     */
+    private static Opening openSecondary(ProviderContext context, ProviderConfig block, String role,
+            Map<String, Object> settings, List<AutoCloseable> opened) {
+        try {
+            MemoryProvider child = openChild(context, block, role, settings);
+            opened.add(child);
+            return new Opening(child, child.capabilities());
+        } catch (BackendUnavailableException e) {
+            String name = (String) settings.get(HybridConfig.PROVIDER_KEY);
+            LOG.warn("The {} provider '{}' cannot be reached ({}); the hybrid provider opens without it: its updates"
+                    + " wait in the outbox and it is opened when it answers", role, name, e.getMessage());
+            return new Opening(null, context.registry().factory(name).capabilities());
+        }
+    }
+
     private static MemoryProvider openChild(ProviderContext context, ProviderConfig block, String role,
             Map<String, Object> settings) {
         String name = (String) settings.get(HybridConfig.PROVIDER_KEY);
@@ -259,7 +333,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
     private Set<Capability> computeCapabilities() {
         Set<Capability> own = storage.capabilities();
         Set<Capability> found = EnumSet.noneOf(Capability.class);
-        Set<Capability> searching = search == null ? Set.of() : search.provider.capabilities();
+        Set<Capability> searching = search == null ? Set.of() : search.capabilities;
         if (own.contains(Capability.KEYWORD_SEARCH) || searching.contains(Capability.KEYWORD_SEARCH)) {
             found.add(Capability.KEYWORD_SEARCH);
         }
@@ -283,7 +357,10 @@ public final class HybridMemoryProvider implements MemoryProvider {
     private Limits strictest() {
         Limits strict = storage.limits();
         for (Secondary child : secondaries) {
-            Limits other = child.provider.limits();
+            if (child.ifOpen().isEmpty()) {
+                continue; // a child opened later may refuse a write these limits let through: its outbox record fails
+            }
+            Limits other = child.ifOpen().get().limits();
             strict = new Limits(Math.min(strict.maxKeyLength(), other.maxKeyLength()),
                     Math.min(strict.maxValueBytes(), other.maxValueBytes()), Math.min(strict.maxTags(), other.maxTags()),
                     Math.min(strict.maxTagLength(), other.maxTagLength()),
@@ -314,12 +391,12 @@ public final class HybridMemoryProvider implements MemoryProvider {
 
     /** The search child, if configured. */
     public Optional<MemoryProvider> searchProvider() {
-        return Optional.ofNullable(search).map(s -> s.provider);
+        return Optional.ofNullable(search).map(Secondary::provider);
     }
 
     /** The relationships child, if configured. */
     public Optional<MemoryProvider> relationshipsProvider() {
-        return Optional.ofNullable(relationships).map(s -> s.provider);
+        return Optional.ofNullable(relationships).map(Secondary::provider);
     }
 
     /** The number of updates waiting in the outbox for this router's project and session. */
@@ -363,7 +440,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
             MemoryEntry entry = storage.set(key, value, scope, tags, metadata);
             cache.put(cached, entry);
             return entry;
-        }, (child, entry) -> child.provider.set(entry.key(), entry.value(), entry.scope(), entry.tags(), entry.metadata()));
+        }, (child, entry) -> child.provider().set(entry.key(), entry.value(), entry.scope(), entry.tags(), entry.metadata()));
     }
 
     /**
@@ -398,17 +475,17 @@ public final class HybridMemoryProvider implements MemoryProvider {
             boolean existed = storage.delete(key, scope);
             cache.invalidate(cached);
             return existed;
-        }, (child, existed) -> child.provider.delete(key, scope));
+        }, (child, existed) -> child.provider().delete(key, scope));
     }
 
     @Override
     public int clear(Scope scope) {
-        return clearing(scope, () -> storage.clear(scope), child -> child.provider.clear(scope));
+        return clearing(scope, () -> storage.clear(scope), child -> child.provider().clear(scope));
     }
 
     @Override
     public int endSession() {
-        return clearing(Scope.SESSION, storage::endSession, child -> child.provider.endSession());
+        return clearing(Scope.SESSION, storage::endSession, child -> child.provider().endSession());
     }
 
     private int clearing(Scope scope, Supplier<Integer> inStorage, java.util.function.Consumer<Secondary> inChild) {
@@ -447,7 +524,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
         if (!capabilities.contains(needed)) {
             throw new UnsupportedCapabilityException(NAME, needed);
         }
-        if (search == null || !search.provider.capabilities().contains(needed)) {
+        if (search == null || !search.capabilities.contains(needed)) {
             return storage.search(request);
         }
         if (queuedChildren().contains(Outbox.Child.SEARCH)) {
@@ -468,7 +545,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
     /** A search of the search child; its {@link BackendUnavailableException} becomes {@link SearchChildUnavailable}. */
     private List<Hit> childSearch(SearchRequest request) {
         try {
-            return search.provider.search(request);
+            return search.provider().search(request);
         } catch (BackendUnavailableException e) {
             throw new SearchChildUnavailable(e);
         }
@@ -480,13 +557,13 @@ public final class HybridMemoryProvider implements MemoryProvider {
      * filter, fused by weighted reciprocal rank fusion.
      */
     private List<Hit> hybrid(SearchRequest request) {
-        MemoryProvider keywords = storage.capabilities().contains(Capability.KEYWORD_SEARCH) ? storage : search.provider;
+        MemoryProvider keywords = storage.capabilities().contains(Capability.KEYWORD_SEARCH) ? storage : null;
         return fresh(request, depth -> {
             int ranked = Math.max(100, depth);
             List<Hit> semantic = childSearch(childRequest(request, SearchMode.SEMANTIC, ranked, 0.0));
             SearchRequest keywordRequest = new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
                     ranked, 0.0, request.filter());
-            List<Hit> keyword = keywords == storage ? storage.search(keywordRequest) : childSearch(keywordRequest);
+            List<Hit> keyword = keywords != null ? storage.search(keywordRequest) : childSearch(keywordRequest);
             SearchRequest unlimited = new SearchRequest(request.text(), request.scopes(), SearchMode.HYBRID,
                     SearchRequest.MAX_LIMIT, request.threshold(), request.filter());
             return SemanticScorer.fuse(unlimited, keyword, semantic, config.fusion().rrfK(),
@@ -656,14 +733,14 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 case CLEAR -> reconcile(child, entry.scope());
                 case RESET, SYNC -> cache.locked(cacheKey(entry.key(), entry.scope()), () -> {
                     if (entry.op() == Outbox.Op.RESET) {
-                        child.provider.delete(entry.key(), entry.scope());
+                        child.provider().delete(entry.key(), entry.scope());
                     }
                     Optional<MemoryEntry> stored = storage.get(entry.key(), entry.scope());
                     if (stored.isPresent()) {
                         MemoryEntry e = stored.get();
-                        child.provider.set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
+                        child.provider().set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
                     } else if (entry.op() == Outbox.Op.SYNC) {
-                        child.provider.delete(entry.key(), entry.scope());
+                        child.provider().delete(entry.key(), entry.scope());
                     }
                     return null;
                 });
@@ -688,10 +765,10 @@ public final class HybridMemoryProvider implements MemoryProvider {
      * clear, this cannot undo a write that reached the child after the clear was missed.
      */
     private void reconcile(Secondary child, Scope scope) {
-        for (MemoryEntry copy : child.provider.query(Query.builder().scopes(scope).build())) {
+        for (MemoryEntry copy : child.provider().query(Query.builder().scopes(scope).build())) {
             cache.locked(cacheKey(copy.key(), copy.scope()), () -> {
                 if (storage.get(copy.key(), copy.scope()).isEmpty()) {
-                    child.provider.delete(copy.key(), copy.scope());
+                    child.provider().delete(copy.key(), copy.scope());
                 }
                 return null;
             });
@@ -740,7 +817,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
                         + " waiting in the outbox " + outbox.directory() + ". Relations are kept there only; try again"
                         + " when it is back (updates are retried every " + config.outbox().retryInterval() + ").");
             }
-            return relationships.provider.requireGraph();
+            return relationships.provider().requireGraph();
         }
 
         private <T> T call(Supplier<T> work) {
@@ -830,19 +907,19 @@ public final class HybridMemoryProvider implements MemoryProvider {
         @Override
         public int purge(Scope scope) {
             return clearing(scope, () -> storage.requireHistory().purge(scope), child -> {
-                if (child.provider.history().isPresent()) {
-                    child.provider.requireHistory().purge(scope);
+                if (child.provider().history().isPresent()) {
+                    child.provider().requireHistory().purge(scope);
                 } else {
-                    child.provider.clear(scope);
+                    child.provider().clear(scope);
                 }
             });
         }
 
         private void purgeInChild(Secondary child, String key, Scope scope) {
-            if (child.provider.history().isPresent()) {
-                child.provider.requireHistory().purge(key, scope);
+            if (child.provider().history().isPresent()) {
+                child.provider().requireHistory().purge(key, scope);
             } else {
-                child.provider.delete(key, scope);
+                child.provider().delete(key, scope);
             }
         }
     }
@@ -955,8 +1032,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
         long total = entries.size();
         progress.update(0, total);
         for (Secondary child : secondaries) {
-            if (child.provider.reindexing().isPresent()) {
-                Reindexing.ReindexResult result = child.provider.reindexing().get().reindex();
+            if (child.provider().reindexing().isPresent()) {
+                Reindexing.ReindexResult result = child.provider().reindexing().get().reindex();
                 if (!result.fingerprint().isEmpty()) {
                     fingerprint = result.fingerprint();
                 }
@@ -971,12 +1048,12 @@ public final class HybridMemoryProvider implements MemoryProvider {
             cache.locked(cacheKey(entry.key(), entry.scope()), () -> {
                 Optional<MemoryEntry> now = storage.get(entry.key(), entry.scope());
                 for (Secondary child : secondaries) {
-                    Optional<MemoryEntry> copy = child.provider.get(entry.key(), entry.scope());
+                    Optional<MemoryEntry> copy = child.provider().get(entry.key(), entry.scope());
                     if (now.isPresent() && (copy.isEmpty() || !sameContent(copy.get(), now.get()))) {
                         MemoryEntry e = now.get();
-                        child.provider.set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
+                        child.provider().set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
                     } else if (now.isEmpty() && copy.isPresent()) {
-                        child.provider.delete(entry.key(), entry.scope());
+                        child.provider().delete(entry.key(), entry.scope());
                     }
                 }
                 return null;
@@ -984,11 +1061,11 @@ public final class HybridMemoryProvider implements MemoryProvider {
             progress.update(++done, total);
         }
         for (Secondary child : secondaries) {
-            for (MemoryEntry copy : child.provider.query(Query.builder().build())) {
+            for (MemoryEntry copy : child.provider().query(Query.builder().build())) {
                 if (!stored.containsKey(copy.ref())) {
                     cache.locked(cacheKey(copy.key(), copy.scope()), () -> {
                         if (storage.get(copy.key(), copy.scope()).isEmpty()) {
-                            child.provider.delete(copy.key(), copy.scope());
+                            child.provider().delete(copy.key(), copy.scope());
                         }
                         return null;
                     });
@@ -1018,7 +1095,11 @@ public final class HybridMemoryProvider implements MemoryProvider {
         checkOpen();
         List<StoreProblem> problems = new ArrayList<>(storage.doctor());
         for (Secondary child : secondaries) {
-            for (StoreProblem problem : child.provider.doctor()) {
+            if (child.ifOpen().isEmpty()) {
+                problems.add(new StoreProblem(child.label, "cannot be reached; its updates wait in the outbox"));
+                continue;
+            }
+            for (StoreProblem problem : child.ifOpen().get().doctor()) {
                 problems.add(new StoreProblem(child.label + ": " + problem.location(), problem.problem()));
             }
         }
@@ -1049,7 +1130,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
         RuntimeException failure = null;
         List<AutoCloseable> parts = new ArrayList<>();
         for (Secondary child : secondaries) {
-            parts.add(child.provider);
+            parts.add(child::close);
         }
         parts.add(storage);
         if (outbox != null) {
@@ -1074,7 +1155,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
 
     @Override
     public String toString() {
-        return "HybridMemoryProvider[storage=" + storage.name() + (search == null ? "" : ", search=" + search.provider.name())
-                + (relationships == null ? "" : ", relationships=" + relationships.provider.name()) + ", " + context + "]";
+        return "HybridMemoryProvider[storage=" + storage.name() + (search == null ? "" : ", " + search.label)
+                + (relationships == null ? "" : ", " + relationships.label) + ", " + context + "]";
     }
 }

@@ -36,19 +36,48 @@ class RelationshipsChildFaultTest {
 
     private TcpProxy relay;
     private HybridMemoryProvider router;
+    private final String store = UUID.randomUUID().toString();
 
     @BeforeEach
     void start() throws Exception {
         TestNeo4j.Server server = TestNeo4j.server();
         relay = new TcpProxy(server.uri().getHost(), server.uri().getPort());
+        router = open();
+    }
+
+    private HybridMemoryProvider open() {
+        TestNeo4j.Server server = TestNeo4j.server();
         ProviderContext context = ProviderContext.builder().projectId("fault").sessionId("s1").baseDirectory(directory)
                 .forgeHome(directory.resolve("forge-home")).build();
         Map<String, Object> graph = Map.of("provider", "graph", "url", "bolt://127.0.0.1:" + relay.port(),
-                "username", server.username(), "password", server.password(), "store", UUID.randomUUID().toString(),
+                "username", server.username(), "password", server.password(), "store", store,
                 "connect_timeout", "2s", "retry_time", "1s");
         // a long retry interval: the test brings the child back explicitly with replayOutbox()
-        router = HybridStores.open(context, HybridStores.config(Map.of("provider", "sqlite"), null, graph,
+        return HybridStores.open(context, HybridStores.config(Map.of("provider", "sqlite"), null, graph,
                 Map.of("outbox", Map.of("retry_interval", "1h"))));
+    }
+
+    @Test
+    void a_router_opens_while_the_graph_is_unreachable_and_catches_up_when_it_answers() throws Exception {
+        router.set("a", "written before the restart", Scope.PROJECT);
+        router.close();
+        relay.stop();
+        router = open();
+        assertThat(router.capabilities()).contains(dev.forge.memory.Capability.GRAPH);
+        router.set("b", "written while the graph was unreachable at open", Scope.PROJECT);
+        assertThat(router.get("b", Scope.PROJECT)).isPresent();
+        assertThat(router.pendingUpdates()).isEqualTo(1);
+        assertThatThrownBy(() -> router.requireGraph().relate(EntryRef.of("a", Scope.PROJECT),
+                EntryRef.of("b", Scope.PROJECT), "follows")).isInstanceOf(BackendUnavailableException.class);
+        assertThat(router.doctor()).extracting(dev.forge.memory.StoreProblem::problem)
+                .anyMatch(p -> p.contains("cannot be reached"));
+
+        relay.start();
+        assertThat(router.replayOutbox()).isZero();
+        assertThat(router.relationshipsProvider().orElseThrow().query(Query.builder().build()))
+                .extracting(MemoryEntry::key).containsExactly("a", "b");
+        router.requireGraph().relate(EntryRef.of("a", Scope.PROJECT), EntryRef.of("b", Scope.PROJECT), "follows");
+        assertThat(router.requireGraph().relations(EntryRef.of("b", Scope.PROJECT), Direction.INCOMING)).hasSize(1);
     }
 
     @AfterEach
