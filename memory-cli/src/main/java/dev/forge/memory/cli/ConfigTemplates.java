@@ -3,6 +3,8 @@ package dev.forge.memory.cli;
 import dev.forge.memory.config.Memories;
 import dev.forge.memory.file.FileConfig;
 import dev.forge.memory.file.FileMemoryProvider;
+import dev.forge.memory.hybrid.HybridConfig;
+import dev.forge.memory.hybrid.HybridMemoryProvider;
 import dev.forge.memory.inmemory.InMemoryMemoryProvider;
 import dev.forge.memory.markdown.MarkdownConfig;
 import dev.forge.memory.markdown.MarkdownMemoryProvider;
@@ -99,6 +101,26 @@ final class ConfigTemplates {
         return Optional.ofNullable(SETTINGS.get(provider));
     }
 
+    /**
+     * The hybrid router's block: it has no usable defaults (the storage is required), so the template names a working
+     * set of children (sqlite storage, vector search) and shows the optional blocks, commented out, at their defaults.
+     */
+    private static String hybridConfig() {
+        HybridConfig.Cache cache = HybridConfig.Cache.defaults();
+        HybridConfig.Outbox outbox = HybridConfig.Outbox.defaults();
+        HybridConfig.Fusion fusion = HybridConfig.Fusion.defaults();
+        return "  config:\n"
+                + "    storage: { provider: sqlite }   # required: the provider that holds the entries; its settings go beside 'provider'\n"
+                + "    search: { provider: vector }    # optional: serves the searches it has the mode for (local MiniLM model)\n"
+                + "    # relationships: { provider: graph, url: \"bolt://localhost:7687\", username: neo4j, password: \"${NEO4J_PASSWORD}\" }\n"
+                + "    # cache: { ttl: " + cache.ttl().toMillis() + "ms, max_entries: " + cache.maxEntries()
+                + " }   # 0 for either turns the cache off\n"
+                + "    # outbox: { path: " + outbox.path() + ", retry_interval: " + outbox.retryInterval().toMillis()
+                + "ms }   # where updates a child missed wait\n"
+                + "    # fusion: { rrf_k: " + fusion.rrfK() + ", keyword_weight: " + fusion.keywordWeight()
+                + " }   # HYBRID search: weighted reciprocal rank fusion\n";
+    }
+
     /** {@code 8MB} for 8 MiB: the largest unit that divides the size exactly. */
     static String size(long bytes) {
         String[] units = {"GB", "MB", "KB"};
@@ -127,7 +149,9 @@ final class ConfigTemplates {
                 .append("  # project: ").append(projectName)
                 .append("    # the id PROJECT memories are kept under; default: the project directory's name\n");
         Optional<List<Setting>> settings = settings(provider);
-        if (settings.isEmpty()) {
+        if (provider.equals(HybridMemoryProvider.NAME)) {
+            yaml.append(hybridConfig());
+        } else if (settings.isEmpty()) {
             yaml.append("  # config:                # the '").append(provider)
                     .append("' provider's settings: see its documentation\n");
         } else if (settings.get().isEmpty()) {

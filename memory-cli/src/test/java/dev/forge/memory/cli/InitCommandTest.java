@@ -183,4 +183,16 @@ class InitCommandTest {
         Map<String, Object> settings = (Map<String, Object>) memory.get("config");
         assertThat(ProviderConfig.of(settings).bind(VectorConfig.class)).isEqualTo(VectorConfig.defaults());
     }
+
+    @Test
+    void the_hybrid_template_opens_as_written_and_with_every_optional_block_but_relationships_uncommented()
+            throws IOException {
+        cli.ok("init", "--provider", "hybrid");
+        cli.ok("set", "k", "stored through the hybrid router");
+        assertThat(cli.ok("search", "router").out()).contains("k");
+        String text = Files.readString(configFile);
+        Files.writeString(configFile, text.replace("    # cache:", "    cache:").replace("    # outbox:", "    outbox:")
+                .replace("    # fusion:", "    fusion:"));
+        assertThat(cli.ok("get", "k").out()).contains("stored through the hybrid router");
+    }
 }
