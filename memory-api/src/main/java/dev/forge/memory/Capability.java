@@ -26,5 +26,10 @@ public enum Capability {
      * The provider keeps derived indexes (vectors, full-text) that can be rebuilt from the stored entries:
      * {@link MemoryProvider#reindexing()} is present.
      */
-    REINDEX
+    REINDEX,
+    /**
+     * Entries can be written back exactly as they were exported: versions, timestamps and (with {@link #HISTORY})
+     * earlier versions: {@link MemoryProvider#restoring()} is present. What lossless import and migration use.
+     */
+    RESTORE
 }

@@ -127,6 +127,11 @@ public interface MemoryProvider extends AutoCloseable {
         return Optional.empty();
     }
 
+    /** Writing entries back as they were (import, migration), present exactly when {@link Capability#RESTORE} is listed. */
+    default Optional<Restoring> restoring() {
+        return Optional.empty();
+    }
+
     /** The graph facet, or {@link UnsupportedCapabilityException} naming this provider. */
     default MemoryGraph requireGraph() {
         return graph().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.GRAPH));
@@ -145,6 +150,11 @@ public interface MemoryProvider extends AutoCloseable {
     /** The reindexing facet, or {@link UnsupportedCapabilityException} naming this provider. */
     default Reindexing requireReindexing() {
         return reindexing().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.REINDEX));
+    }
+
+    /** The restoring facet, or {@link UnsupportedCapabilityException} naming this provider. */
+    default Restoring requireRestoring() {
+        return restoring().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.RESTORE));
     }
 
     /**

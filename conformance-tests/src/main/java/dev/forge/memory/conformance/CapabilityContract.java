@@ -38,6 +38,11 @@ public abstract class CapabilityContract extends ContractSupport {
     }
 
     @Test
+    void restoring_facet_is_present_exactly_when_restore_is_reported() {
+        assertThat(provider.restoring().isPresent()).isEqualTo(has(Capability.RESTORE));
+    }
+
+    @Test
     void capabilities_are_stable_and_cannot_be_changed_by_callers() {
         assertThat(provider.capabilities()).isEqualTo(provider.capabilities());
         assertThatThrownBy(() -> provider.capabilities().add(Capability.GRAPH)).isInstanceOf(UnsupportedOperationException.class);
@@ -70,6 +75,7 @@ public abstract class CapabilityContract extends ContractSupport {
         assertThat(provider.transactions().isPresent()).isEqualTo(capabilities.contains(Capability.TRANSACTIONS));
         assertThat(provider.history().isPresent()).isEqualTo(capabilities.contains(Capability.HISTORY));
         assertThat(provider.reindexing().isPresent()).isEqualTo(capabilities.contains(Capability.REINDEX));
+        assertThat(provider.restoring().isPresent()).isEqualTo(capabilities.contains(Capability.RESTORE));
     }
 
     @Test
@@ -125,6 +131,20 @@ public abstract class CapabilityContract extends ContractSupport {
     void missing_history_is_refused_naming_provider_and_capability_and_changes_nothing() {
         List<MemoryEntry> before = seed();
         assertRefused(() -> provider.requireHistory(), Capability.HISTORY);
+        assertUnchanged(before);
+    }
+
+    @Test
+    @RequiresCapability(Capability.RESTORE)
+    void require_restoring_returns_the_facet_when_present() {
+        assertThat(provider.requireRestoring()).isSameAs(provider.restoring().orElseThrow());
+    }
+
+    @Test
+    @LacksCapability(Capability.RESTORE)
+    void missing_restoring_is_refused_naming_provider_and_capability_and_changes_nothing() {
+        List<MemoryEntry> before = seed();
+        assertRefused(() -> provider.requireRestoring(), Capability.RESTORE);
         assertUnchanged(before);
     }
 

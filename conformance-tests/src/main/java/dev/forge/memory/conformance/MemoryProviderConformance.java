@@ -158,4 +158,14 @@ public abstract class MemoryProviderConformance {
             return MemoryProviderConformance.this.openProvider(context);
         }
     }
+
+    /** Restoring entries as exported (versions, timestamps, history) where offered. */
+    @Nested
+    @DisplayName("Restore")
+    class Restore extends RestoreContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
 }

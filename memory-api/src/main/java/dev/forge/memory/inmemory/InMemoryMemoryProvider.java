@@ -15,6 +15,7 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
 import dev.forge.memory.Reindexing;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
@@ -58,10 +59,10 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     public static final String NAME = "in-memory";
 
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
-            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY));
+            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY, Capability.RESTORE));
 
     private static final Set<Capability> WITH_TOMBSTONES = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH,
-            Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
+            Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
 
     private final InMemoryStore store;
     private final ProviderContext context;
@@ -69,6 +70,7 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     private final Transactions transactions = this::begin;
     private final VersionHistory history = new History();
     private final Reindexing reindexing = this::reindex;
+    private final Restoring restoring = this::restore;
     private volatile boolean closed;
     private final EmbeddingModel model;
     // Vectors of the entries searched so far; entries are immutable, and a replaced one is collected with its vector.
@@ -241,6 +243,22 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
     @Override
     public Optional<VersionHistory> history() {
         return Optional.of(history);
+    }
+
+    @Override
+    public Optional<Restoring> restoring() {
+        return Optional.of(restoring);
+    }
+
+    private MemoryEntry restore(List<MemoryEntry> versions) {
+        checkOpen();
+        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits());
+        MemoryEntry current = chain.get(chain.size() - 1);
+        NodeId id = node(current.ref());
+        return write(() -> {
+            store.replace(id, chain);
+            return current;
+        });
     }
 
     /** Present with a model: a reindex embeds every current entry of the store again, replacing cached vectors. */

@@ -134,6 +134,12 @@ public final class InMemoryStore {
         tombstoned.remove(id);
     }
 
+    /** Replaces the key's chain (and any tombstone) with {@code chain}; its relations stay. */
+    void replace(NodeId id, List<MemoryEntry> chain) {
+        versions.computeIfAbsent(id.namespace(), n -> new TreeMap<>()).put(id.key(), new ArrayList<>(chain));
+        tombstoned.remove(id);
+    }
+
     /** Deletes the key's entry: erases it with its history, or with tombstones ends its life. */
     boolean remove(NodeId id) {
         MemoryEntry current = current(id);

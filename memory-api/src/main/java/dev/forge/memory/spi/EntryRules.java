@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.Limits;
+import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.ValueTooLargeException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -221,6 +222,48 @@ public final class EntryRules {
             throw new InvalidEntryException("The metadata of key '" + Keys.abbreviate(key) + "' is " + size
                     + " bytes as JSON; this provider stores at most " + limits.maxMetadataBytes() + ".");
         }
+    }
+
+    /**
+     * Checks that {@code versions} can be restored as one key's chain ({@link dev.forge.memory.Restoring#restore}):
+     * not empty; one key (valid) and one scope; versions strictly increasing; {@code updatedAt} never decreasing; every
+     * version's value, tags and metadata within {@code limits} (tags and metadata already normalised, as a
+     * {@link MemoryEntry} holds them).
+     *
+     * @return the versions, as an immutable list
+     * @throws dev.forge.memory.InvalidKeyException    for a bad key
+     * @throws dev.forge.memory.ValueTooLargeException for a value over the limit
+     * @throws InvalidEntryException                   for a broken chain or tags over the limits
+     */
+    public static List<MemoryEntry> checkChain(List<MemoryEntry> versions, Limits limits) {
+        java.util.Objects.requireNonNull(versions, "versions");
+        if (versions.isEmpty()) {
+            throw new InvalidEntryException("A restore needs at least one version.");
+        }
+        List<MemoryEntry> chain = List.copyOf(versions);
+        MemoryEntry first = chain.get(0);
+        Keys.validate(first.key());
+        MemoryEntry previous = null;
+        for (MemoryEntry version : chain) {
+            if (!version.key().equals(first.key()) || version.scope() != first.scope()) {
+                throw new InvalidEntryException("A restore takes the versions of one key: found '" + version.scope().id()
+                        + ":" + version.key() + "' among the versions of '" + first.scope().id() + ":" + first.key() + "'.");
+            }
+            if (previous != null && version.version() <= previous.version()) {
+                throw new InvalidEntryException("The versions of key '" + first.key() + "' must increase: version "
+                        + version.version() + " follows version " + previous.version() + ".");
+            }
+            if (previous != null && version.updatedAt().isBefore(previous.updatedAt())) {
+                throw new InvalidEntryException("The versions of key '" + first.key() + "' must not go back in time: version "
+                        + version.version() + " was updated at " + version.updatedAt() + ", before version "
+                        + previous.version() + " at " + previous.updatedAt() + ".");
+            }
+            checkValue(version.value(), version.key(), limits);
+            normalizeTags(version.tags(), version.key(), limits);
+            checkMetadataSize(version.metadata(), version.key(), limits);
+            previous = version;
+        }
+        return chain;
     }
 
     /**

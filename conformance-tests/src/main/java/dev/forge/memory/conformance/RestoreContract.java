@@ -1,0 +1,252 @@
+package dev.forge.memory.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.Capability;
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.Hit;
+import dev.forge.memory.InvalidEntryException;
+import dev.forge.memory.InvalidKeyException;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Query;
+import dev.forge.memory.Restoring;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.ValueTooLargeException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Restoring entries as they were ({@link Capability#RESTORE}): the versions, timestamps and history given are what
+ * get, query, history and search see afterwards, across reopen; a restore replaces the key, keeps its relations, is
+ * idempotent, and refuses a broken chain without changing anything.
+ */
+@RequiresCapability(Capability.RESTORE)
+public abstract class RestoreContract extends ContractSupport {
+
+    private static final Instant T1 = Instant.parse("2021-03-04T05:06:07.008Z");
+    private static final Instant T2 = Instant.parse("2022-05-06T07:08:09.010Z");
+    private static final Instant T3 = Instant.parse("2023-07-08T09:10:11.012Z");
+
+    /** A version of {@code key} in {@code scope} created at T1. */
+    private static MemoryEntry version(String key, Scope scope, String value, long version, Instant updatedAt) {
+        return new MemoryEntry(key, value, scope, List.of("imported", "t" + version),
+                Map.of("source", "export", "n", version, "nested", Map.of("list", List.of(1, "two", true))),
+                T1, updatedAt, version);
+    }
+
+    private static List<MemoryEntry> chain(String key, Scope scope) {
+        return List.of(version(key, scope, "first words about caching", 1, T1),
+                version(key, scope, "second words about caching", 2, T2),
+                version(key, scope, "third words about caching, the current ones", 3, T3));
+    }
+
+    private Restoring restoring() {
+        return provider.requireRestoring();
+    }
+
+    /** What the provider keeps of a restored chain: all of it with history, else the current version. */
+    private List<MemoryEntry> kept(List<MemoryEntry> chain) {
+        return has(Capability.HISTORY) ? chain : List.of(chain.get(chain.size() - 1));
+    }
+
+    @Test
+    void restore_stores_versions_timestamps_tags_and_metadata_exactly() {
+        List<MemoryEntry> chain = chain("decision:db", Scope.PROJECT);
+
+        MemoryEntry stored = restoring().restore(chain);
+
+        assertThat(stored).isEqualTo(chain.get(2));
+        assertThat(provider.get("decision:db", Scope.PROJECT)).contains(chain.get(2));
+        assertThat(provider.query(Query.of("decision:*"))).containsExactly(chain.get(2));
+        if (has(Capability.HISTORY)) {
+            assertThat(provider.requireHistory().versions("decision:db", Scope.PROJECT)).containsExactlyElementsOf(chain);
+        }
+    }
+
+    @Test
+    void restore_works_in_every_scope_and_keeps_projects_and_sessions_apart() {
+        for (Scope scope : Scope.values()) {
+            restoring().restore(chain("k", scope));
+        }
+        for (Scope scope : Scope.values()) {
+            assertThat(provider.get("k", scope)).contains(chain("k", scope).get(2));
+        }
+        MemoryProvider otherProject = open("project-b", "session-9");
+        MemoryProvider otherSession = open(PROJECT, "session-2");
+        assertThat(otherProject.get("k", Scope.PROJECT)).isEmpty();
+        assertThat(otherProject.get("k", Scope.SESSION)).isEmpty();
+        assertThat(otherSession.get("k", Scope.SESSION)).isEmpty();
+        assertThat(otherSession.get("k", Scope.PROJECT)).contains(chain("k", Scope.PROJECT).get(2));
+        assertThat(otherProject.get("k", Scope.GLOBAL)).contains(chain("k", Scope.GLOBAL).get(2));
+    }
+
+    @Test
+    void restore_replaces_what_the_key_held_before() {
+        put("k", "written here once");
+        put("k", "written here twice");
+        put("k", "written here three times");
+        put("k", "written here four times");
+        MemoryEntry only = version("k", Scope.PROJECT, "the imported value", 2, T2);
+
+        restoring().restore(List.of(only));
+
+        assertThat(provider.get("k", Scope.PROJECT)).contains(only);
+        if (has(Capability.HISTORY)) {
+            assertThat(provider.requireHistory().versions("k", Scope.PROJECT)).containsExactly(only);
+        }
+    }
+
+    @Test
+    void a_set_after_a_restore_continues_after_the_last_version() {
+        restoring().restore(chain("k", Scope.PROJECT));
+
+        MemoryEntry next = put("k", "written after the import");
+
+        assertThat(next.version()).isEqualTo(4);
+        assertThat(next.createdAt()).isEqualTo(T1);
+        assertThat(next.updatedAt()).isAfterOrEqualTo(T3);
+        if (has(Capability.HISTORY)) {
+            List<MemoryEntry> expected = new ArrayList<>(chain("k", Scope.PROJECT));
+            expected.add(next);
+            assertThat(provider.requireHistory().versions("k", Scope.PROJECT)).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void gaps_in_version_numbers_are_kept() {
+        List<MemoryEntry> gapped = List.of(version("k", Scope.PROJECT, "before a deletion", 1, T1),
+                new MemoryEntry("k", "after the deletion", Scope.PROJECT, List.of(), Map.of(), T2, T3, 3));
+
+        restoring().restore(gapped);
+
+        assertThat(provider.get("k", Scope.PROJECT)).contains(gapped.get(1));
+        if (has(Capability.HISTORY)) {
+            assertThat(provider.requireHistory().versions("k", Scope.PROJECT)).containsExactlyElementsOf(gapped);
+        }
+    }
+
+    @Test
+    void restoring_the_same_chain_twice_changes_nothing_the_second_time() {
+        restoring().restore(chain("a", Scope.PROJECT));
+        restoring().restore(chain("b", Scope.GLOBAL));
+        List<MemoryEntry> before = everything();
+
+        restoring().restore(chain("a", Scope.PROJECT));
+
+        assertUnchanged(before);
+        if (has(Capability.HISTORY)) {
+            assertThat(provider.requireHistory().versions("a", Scope.PROJECT)).containsExactlyElementsOf(chain("a", Scope.PROJECT));
+        }
+    }
+
+    @Test
+    @RequiresCapability(Capability.TOMBSTONES)
+    void a_deleted_key_can_be_restored() {
+        put("k", "soon deleted");
+        provider.delete("k", Scope.PROJECT);
+
+        restoring().restore(chain("k", Scope.PROJECT));
+
+        assertThat(provider.get("k", Scope.PROJECT)).contains(chain("k", Scope.PROJECT).get(2));
+        assertThat(provider.requireHistory().versions("k", Scope.PROJECT)).containsExactlyElementsOf(chain("k", Scope.PROJECT));
+    }
+
+    @Test
+    @RequiresCapability(Capability.GRAPH)
+    void relations_of_a_restored_key_stay() {
+        put("a", "one end");
+        put("b", "other end");
+        provider.requireGraph().relate(new EntryRef("a", Scope.PROJECT), new EntryRef("b", Scope.PROJECT), "DEPENDS_ON");
+
+        restoring().restore(chain("a", Scope.PROJECT));
+
+        assertThat(provider.requireGraph().relations(new EntryRef("a", Scope.PROJECT), Direction.OUTGOING))
+                .singleElement().satisfies(r -> assertThat(r.to()).isEqualTo(new EntryRef("b", Scope.PROJECT)));
+    }
+
+    @Test
+    @RequiresCapability(Capability.KEYWORD_SEARCH)
+    void restored_entries_are_found_by_search_with_their_current_value() {
+        put("other", "nothing relevant here at all");
+        restoring().restore(List.of(version("k", Scope.PROJECT, "zebras graze on the savanna", 1, T1),
+                version("k", Scope.PROJECT, "penguins swim in cold water", 2, T2)));
+
+        List<Hit> penguins = provider.search(SearchRequest.builder("penguins").mode(SearchMode.KEYWORD).build());
+        List<Hit> zebras = provider.search(SearchRequest.builder("zebras").mode(SearchMode.KEYWORD).build());
+
+        assertThat(penguins).extracting(h -> h.entry().key()).containsExactly("k");
+        assertThat(penguins.get(0).entry().version()).isEqualTo(2);
+        assertThat(zebras).isEmpty();
+        if (has(Capability.SEMANTIC_SEARCH)) {
+            List<Hit> semantic = provider.search(SearchRequest.builder("penguins swim in cold water").mode(SearchMode.SEMANTIC).build());
+            assertThat(semantic).extracting(h -> h.entry().key()).first().isEqualTo("k");
+            assertThat(semantic.get(0).entry()).isEqualTo(provider.get("k", Scope.PROJECT).orElseThrow());
+        }
+    }
+
+    @Test
+    void restored_entries_survive_a_reopen() {
+        restoring().restore(chain("k", Scope.PROJECT));
+        restoring().restore(chain("g", Scope.GLOBAL));
+
+        reopen();
+
+        assertThat(provider.get("k", Scope.PROJECT)).contains(chain("k", Scope.PROJECT).get(2));
+        assertThat(provider.get("g", Scope.GLOBAL)).contains(chain("g", Scope.GLOBAL).get(2));
+        if (has(Capability.HISTORY)) {
+            assertThat(provider.requireHistory().versions("k", Scope.PROJECT)).containsExactlyElementsOf(chain("k", Scope.PROJECT));
+        }
+    }
+
+    @Test
+    void broken_chains_are_refused_and_change_nothing() {
+        put("k", "already here");
+        List<MemoryEntry> before = everything();
+        MemoryEntry v1 = version("k", Scope.PROJECT, "one", 1, T2);
+
+        assertThatThrownBy(() -> restoring().restore(List.of())).isInstanceOf(InvalidEntryException.class);
+        assertThatThrownBy(() -> restoring().restore(List.of(v1, version("j", Scope.PROJECT, "two", 2, T2))))
+                .isInstanceOf(InvalidEntryException.class).hasMessageContaining("one key");
+        assertThatThrownBy(() -> restoring().restore(List.of(v1, version("k", Scope.GLOBAL, "two", 2, T2))))
+                .isInstanceOf(InvalidEntryException.class);
+        assertThatThrownBy(() -> restoring().restore(List.of(v1, version("k", Scope.PROJECT, "again", 1, T3))))
+                .isInstanceOf(InvalidEntryException.class).hasMessageContaining("increase");
+        assertThatThrownBy(() -> restoring().restore(List.of(v1, version("k", Scope.PROJECT, "earlier", 2, T1))))
+                .isInstanceOf(InvalidEntryException.class).hasMessageContaining("back in time");
+        assertThatThrownBy(() -> restoring().restore(List.of(version("bad\u0000key", Scope.PROJECT, "x", 1, T1))))
+                .isInstanceOf(InvalidKeyException.class);
+
+        assertUnchanged(before);
+        if (has(Capability.HISTORY)) {
+            assertThat(provider.requireHistory().versions("k", Scope.PROJECT)).hasSize(1);
+        }
+    }
+
+    @Test
+    void a_value_over_the_limit_is_refused_and_changes_nothing() {
+        long limit = testableValueLimit();
+        put("k", "already here");
+        List<MemoryEntry> before = everything();
+        MemoryEntry big = new MemoryEntry("k", "x".repeat((int) limit + 1), Scope.PROJECT, List.of(), Map.of(), T1, T1, 1);
+
+        assertThatThrownBy(() -> restoring().restore(List.of(big))).isInstanceOf(ValueTooLargeException.class);
+
+        assertUnchanged(before);
+    }
+
+    @Test
+    void restore_after_close_is_refused() {
+        Restoring facet = restoring();
+        provider.close();
+        assertThatThrownBy(() -> facet.restore(chain("k", Scope.PROJECT))).isInstanceOf(BackendUnavailableException.class);
+    }
+}
