@@ -122,6 +122,11 @@ public abstract class ContractSupport {
         return p;
     }
 
+    /** Closes {@code p} after the test, with the providers this class opened. */
+    protected void closeAfterTest(MemoryProvider p) {
+        opened.add(p);
+    }
+
     /** Closes the provider under test and opens it again on the same store, same project and session. */
     protected MemoryProvider reopen() {
         provider.close();

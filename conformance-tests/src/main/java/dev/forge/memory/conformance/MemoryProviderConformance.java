@@ -168,4 +168,14 @@ public abstract class MemoryProviderConformance {
             return MemoryProviderConformance.this.openProvider(context);
         }
     }
+
+    /** Export, import and migration into a fresh store of the same provider: nothing lost, idempotent, all or nothing. */
+    @Nested
+    @DisplayName("Transfer")
+    class Transfer extends TransferContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
 }

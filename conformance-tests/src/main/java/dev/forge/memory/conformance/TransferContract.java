@@ -1,0 +1,170 @@
+package dev.forge.memory.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Scope;
+import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.spi.ProviderRegistry;
+import dev.forge.memory.transfer.ConflictPolicy;
+import dev.forge.memory.transfer.ImportResult;
+import dev.forge.memory.transfer.Importer;
+import dev.forge.memory.transfer.TransferFileException;
+import dev.forge.memory.transfer.TransferFormat;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Export, import and migration into a fresh store of the same provider: export → import → export gives the same
+ * document (modulo what the provider says it cannot hold, counted in the report), a second import changes nothing,
+ * the conflict policies do what they say, and a broken file imports nothing.
+ */
+public abstract class TransferContract extends ContractSupport {
+
+    private int stores;
+
+    /** A fresh, empty store of the provider under test, in a directory of its own, for the same project and session. */
+    protected MemoryProvider freshStore() throws IOException {
+        Path directory = Files.createDirectory(workDirectory().resolve("target-" + stores++));
+        MemoryProvider target = openProvider(ProviderContext.builder().projectId(PROJECT).sessionId(SESSION).clock(clock)
+                .baseDirectory(directory).forgeHome(directory.resolve("forge-home")).registry(ProviderRegistry.of()).build());
+        closeAfterTest(target);
+        return target;
+    }
+
+    private Path write(String name, byte[] bytes) throws IOException {
+        return Files.write(workDirectory().resolve(name), bytes);
+    }
+
+    @ParameterizedTest
+    @EnumSource(TransferFormat.class)
+    void export_import_export_gives_the_same_document(TransferFormat format) throws IOException {
+        TransferFixture.fill(provider, clock);
+        JsonNode before = TransferFixture.export(provider);
+        Path file = write("export." + format.id(), TransferFixture.exportBytes(provider, format));
+        MemoryProvider target = freshStore();
+
+        ImportResult result = Importer.builder().build().importFile(file, target);
+
+        TransferFixture.assertTransferred(before, TransferFixture.export(target), target, result);
+        assertThat(result.created()).isEqualTo(result.entries()).isEqualTo(before.get("scopes").findValues("key").size());
+    }
+
+    @Test
+    void migrate_gives_what_export_and_import_give() throws IOException {
+        TransferFixture.fill(provider, clock);
+        JsonNode before = TransferFixture.export(provider);
+        MemoryProvider target = freshStore();
+
+        ImportResult result = Importer.builder().build().migrate(provider, EnumSet.allOf(Scope.class), target);
+
+        TransferFixture.assertTransferred(before, TransferFixture.export(target), target, result);
+        assertThat(TransferFixture.comparable(TransferFixture.export(provider), provider)).as("the source is unchanged")
+                .isEqualTo(TransferFixture.comparable(before, provider));
+    }
+
+    @Test
+    void importing_the_same_file_again_changes_nothing() throws IOException {
+        TransferFixture.fill(provider, clock);
+        Path file = write("export.jsonl", TransferFixture.exportBytes(provider, TransferFormat.JSONL));
+        MemoryProvider target = freshStore();
+        ImportResult first = Importer.builder().build().importFile(file, target);
+        JsonNode once = TransferFixture.comparable(TransferFixture.export(target), target);
+        clock.advance(Duration.ofDays(1));
+
+        ImportResult second = Importer.builder().build().importFile(file, target);
+
+        assertThat(TransferFixture.comparable(TransferFixture.export(target), target)).isEqualTo(once);
+        assertThat(second.unchanged()).isEqualTo(first.entries());
+        assertThat(second.created() + second.overwritten()).isZero();
+    }
+
+    @Test
+    void conflict_policies_overwrite_skip_and_keep_the_newer() throws IOException {
+        provider.set("old-in-file", "from the file, older", Scope.PROJECT);
+        clock.advance(Duration.ofHours(1));
+        provider.set("new-in-file", "from the file, newer", Scope.PROJECT);
+        Path file = write("export.json", TransferFixture.exportBytes(provider, TransferFormat.JSON));
+        for (ConflictPolicy policy : ConflictPolicy.values()) {
+            MemoryProvider target = freshStore();
+            clock.rewind(Duration.ofMinutes(30));
+            target.set("old-in-file", "in the target, newer than the file", Scope.PROJECT);
+            clock.rewind(Duration.ofDays(2));
+            target.set("new-in-file", "in the target, older than the file", Scope.PROJECT);
+            clock.advance(Duration.ofDays(3));
+
+            ImportResult result = Importer.builder().conflictPolicy(policy).build().importFile(file, target);
+
+            String oldKey = target.get("old-in-file", Scope.PROJECT).orElseThrow().value();
+            String newKey = target.get("new-in-file", Scope.PROJECT).orElseThrow().value();
+            switch (policy) {
+                case OVERWRITE -> {
+                    assertThat(oldKey).isEqualTo("from the file, older");
+                    assertThat(newKey).isEqualTo("from the file, newer");
+                    assertThat(result.overwritten()).isEqualTo(2);
+                }
+                case SKIP -> {
+                    assertThat(oldKey).isEqualTo("in the target, newer than the file");
+                    assertThat(newKey).isEqualTo("in the target, older than the file");
+                    assertThat(result.skipped()).isEqualTo(2);
+                }
+                case NEWER -> {
+                    assertThat(oldKey).isEqualTo("in the target, newer than the file");
+                    assertThat(newKey).isEqualTo("from the file, newer");
+                    assertThat(result.skipped()).isEqualTo(1);
+                    assertThat(result.overwritten()).isEqualTo(1);
+                }
+                default -> throw new AssertionError(policy);
+            }
+        }
+    }
+
+    @Test
+    void a_truncated_file_imports_nothing_and_names_where_it_breaks() throws IOException {
+        TransferFixture.fill(provider, clock);
+        byte[] json = TransferFixture.exportBytes(provider, TransferFormat.JSON);
+        Path file = write("export.json", Arrays.copyOf(json, json.length * 2 / 3));
+        MemoryProvider target = freshStore();
+        target.set("already", "here", Scope.PROJECT);
+        List<MemoryEntry> before = target.query(dev.forge.memory.Query.builder().build());
+
+        assertThatThrownBy(() -> Importer.builder().build().importFile(file, target))
+                .isInstanceOf(TransferFileException.class)
+                .hasMessageContaining("truncated").hasMessageContaining("line ").hasMessageContaining("Nothing was imported");
+
+        assertThat(target.query(dev.forge.memory.Query.builder().build())).isEqualTo(before);
+    }
+
+    @Test
+    void invalid_records_import_nothing_unless_skipped_and_then_each_is_reported() throws IOException {
+        TransferFixture.fill(provider, clock);
+        String[] lines = new String(TransferFixture.exportBytes(provider, TransferFormat.JSONL), java.nio.charset.StandardCharsets.UTF_8).split("\n");
+        // Lines 3 and 6 hold bulk:00 and bulk:03, which no relation of the fixture names.
+        lines[2] = lines[2].replace("\"scope\":\"project\"", "\"scope\":\"team\"");
+        lines[5] = lines[5].substring(0, lines[5].length() / 2);
+        Path file = write("broken.jsonl", (String.join("\n", lines) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        MemoryProvider target = freshStore();
+
+        assertThatThrownBy(() -> Importer.builder().build().importFile(file, target))
+                .isInstanceOf(TransferFileException.class).hasMessageContaining("line 3").hasMessageContaining("team");
+        assertThat(target.query(dev.forge.memory.Query.builder().build())).isEmpty();
+
+        ImportResult result = Importer.builder().skipInvalid(true).build().importFile(file, target);
+
+        assertThat(result.invalidCount()).isEqualTo(2);
+        assertThat(result.invalid()).extracting(p -> p.location()).containsExactly("line 3", "line 6");
+        assertThat(result.invalid().get(1).message()).contains("truncated");
+        assertThat(result.entries()).isEqualTo(lines.length - 1 - 2 - TransferFixture.export(provider).get("relations").size());
+    }
+}

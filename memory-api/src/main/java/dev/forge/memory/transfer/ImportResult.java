@@ -1,0 +1,66 @@
+package dev.forge.memory.transfer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What an import (or migration) did, and exactly what the target could not hold.
+ *
+ * @param target                  the name of the provider imported into
+ * @param created                 keys the target did not hold before
+ * @param overwritten             keys replaced under {@link ConflictPolicy#OVERWRITE} or {@link ConflictPolicy#NEWER}
+ * @param unchanged               keys the target already held exactly so (a re-import); nothing was written
+ * @param skipped                 keys kept as the target had them, by the conflict policy
+ * @param historyVersionsWritten  earlier versions stored
+ * @param historyVersionsDropped  earlier versions not stored: the target keeps no history
+ * @param timestampsNotKept       entries stored with the target's own version and timestamps: it cannot restore
+ * @param relationsWritten        relations made (or already there)
+ * @param relationsDropped        relations not stored: the target has no graph
+ * @param invalid                 records skipped as invalid (with {@code skipInvalid}), each with where and why; at
+ *                                most {@link TransferProblem#MAX_LISTED}
+ * @param invalidCount            how many records were skipped as invalid in all
+ * @param took                    how long it took
+ */
+public record ImportResult(String target, long created, long overwritten, long unchanged, long skipped,
+                           long historyVersionsWritten, long historyVersionsDropped, long timestampsNotKept,
+                           long relationsWritten, long relationsDropped, List<TransferProblem> invalid,
+                           long invalidCount, Duration took) {
+
+    /** Copies the list. */
+    public ImportResult {
+        Objects.requireNonNull(target, "target");
+        invalid = List.copyOf(invalid);
+        Objects.requireNonNull(took, "took");
+    }
+
+    /** Entries read and accepted: created, overwritten, unchanged or skipped. */
+    public long entries() {
+        return created + overwritten + unchanged + skipped;
+    }
+
+    /** Whether the target holds everything that was read (apart from what the conflict policy kept as it was). */
+    public boolean lossless() {
+        return historyVersionsDropped == 0 && timestampsNotKept == 0 && relationsDropped == 0 && invalidCount == 0;
+    }
+
+    /** One sentence per kind of loss, empty when {@link #lossless()}: what the target could not hold, and why. */
+    public List<String> losses() {
+        List<String> losses = new ArrayList<>();
+        if (historyVersionsDropped > 0) {
+            losses.add(historyVersionsDropped + " earlier version(s) not kept: provider '" + target + "' keeps no history");
+        }
+        if (timestampsNotKept > 0) {
+            losses.add(timestampsNotKept + " entr(y/ies) stored with new timestamps and version numbers: provider '"
+                    + target + "' cannot restore them");
+        }
+        if (relationsDropped > 0) {
+            losses.add(relationsDropped + " relation(s) not kept: provider '" + target + "' has no graph");
+        }
+        if (invalidCount > 0) {
+            losses.add(invalidCount + " invalid record(s) skipped");
+        }
+        return losses;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.forge.memory.transfer.internal;
+
+import dev.forge.memory.Capability;
+import dev.forge.memory.Direction;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Query;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.VersionHistory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The records of a live provider, read page by page so that a store of any size streams: the entries of each scope
+ * in key order with their earlier versions, then the outgoing relations of each entry whose other end is exported too.
+ * A store changed while it is read may be exported part before and part after the change (pages are not a snapshot).
+ */
+public final class ProviderRecords implements RecordSource {
+
+    private final MemoryProvider provider;
+    private final Set<Scope> scopes;
+    private final int pageSize;
+
+    /** Reads {@code scopes} of {@code provider}, {@code pageSize} entries per query. */
+    public ProviderRecords(MemoryProvider provider, Set<Scope> scopes, int pageSize) {
+        this.provider = provider;
+        this.scopes = Set.copyOf(scopes);
+        this.pageSize = pageSize;
+    }
+
+    @Override
+    public String describe() {
+        return "provider '" + provider.name() + "'";
+    }
+
+    @Override
+    public void read(RecordVisitor visitor) {
+        long[] ordinal = {0};
+        Optional<VersionHistory> history = provider.history();
+        for (Scope scope : Scope.values()) {
+            if (!scopes.contains(scope)) {
+                continue;
+            }
+            forEachEntry(scope, entry -> {
+                List<MemoryEntry> earlier = new ArrayList<>();
+                if (history.isPresent()) {
+                    for (MemoryEntry version : history.get().versions(entry.key(), scope)) {
+                        if (version.version() < entry.version()) {
+                            earlier.add(version);
+                        }
+                    }
+                }
+                visitor.entry(ordinal[0]++, location(entry), new Records.Entry(entry, earlier));
+            });
+        }
+        Optional<MemoryGraph> graph = provider.capabilities().contains(Capability.GRAPH) ? provider.graph() : Optional.empty();
+        if (graph.isEmpty()) {
+            return;
+        }
+        for (Scope scope : Scope.values()) {
+            if (!scopes.contains(scope)) {
+                continue;
+            }
+            forEachEntry(scope, entry -> {
+                for (Relation relation : graph.get().relations(entry.ref(), Direction.OUTGOING)) {
+                    if (scopes.contains(relation.to().scope())) {
+                        visitor.relation(ordinal[0]++, location(entry),
+                                new Records.Relation(relation.from(), relation.type(), relation.to(), Optional.of(relation.createdAt())));
+                    }
+                }
+            });
+        }
+    }
+
+    private void forEachEntry(Scope scope, Consumer<MemoryEntry> action) {
+        int offset = 0;
+        while (true) {
+            List<MemoryEntry> page = provider.query(Query.builder().scopes(scope).order(Query.Order.KEY)
+                    .limit(pageSize).offset(offset).build());
+            page.forEach(action);
+            if (page.size() < pageSize) {
+                return;
+            }
+            offset += page.size();
+        }
+    }
+
+    private static String location(MemoryEntry entry) {
+        return "entry " + entry.scope().id() + ":" + entry.key();
+    }
+}
