@@ -62,15 +62,33 @@ public final class Exporter {
      * @throws StorageException if {@code out} cannot be written
      */
     public ExportResult export(MemoryProvider provider, OutputStream out) {
-        Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(out, "out");
+        return export(provider, () -> new ExportWriter(out, format, clock.instant(), project));
+    }
+
+    /**
+     * Exports {@code provider} to {@code out}, which is flushed and left open.
+     *
+     * @throws StorageException if {@code out} cannot be written
+     */
+    public ExportResult export(MemoryProvider provider, java.io.Writer out) {
+        Objects.requireNonNull(out, "out");
+        return export(provider, () -> new ExportWriter(out, format, clock.instant(), project));
+    }
+
+    private interface WriterFactory {
+        ExportWriter open() throws IOException;
+    }
+
+    private ExportResult export(MemoryProvider provider, WriterFactory output) {
+        Objects.requireNonNull(provider, "provider");
         long started = System.nanoTime();
         Map<Scope, Long> entries = new EnumMap<>(Scope.class);
         for (Scope scope : Scope.values()) {
             entries.put(scope, 0L);
         }
         long[] counts = new long[3];
-        try (ExportWriter writer = new ExportWriter(out, format, clock.instant(), project)) {
+        try (ExportWriter writer = output.open()) {
             progress.update("export", 0, -1);
             new ProviderRecords(provider, scopes, pageSize).read(new RecordVisitor() {
                 @Override

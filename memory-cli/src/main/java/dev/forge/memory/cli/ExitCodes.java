@@ -44,9 +44,14 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
      * answered, and the problems are on stdout.
      */
     static final int PROBLEMS_FOUND = 6;
+    /** {@code import}: the input is not a valid export; nothing was imported. */
+    static final int INVALID_INPUT = 7;
 
     /** The exit code for a failure. */
     static int of(Throwable failure) {
+        if (failure instanceof dev.forge.memory.transfer.TransferFileException) {
+            return INVALID_INPUT;
+        }
         if (failure instanceof EntryNotFoundException) {
             return NOT_FOUND;
         }

@@ -65,6 +65,9 @@ import picocli.CommandLine.Spec;
             HistoryCommand.class,
             DoctorCommand.class,
             ReindexCommand.class,
+            ExportCommand.class,
+            ImportCommand.class,
+            MigrateCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {
@@ -80,6 +83,8 @@ import picocli.CommandLine.Spec;
             "    5  unsupported: the provider lacks the capability (e.g. semantic search,",
             "       or history for history and purge)",
             "    6  doctor found problems in the stored data (listed on stdout)",
+            "    7  import: the input is not a valid export (truncated, wrong format or",
+            "       version, duplicate or invalid records); nothing was imported",
             "  126  bin/forge-memory only: cannot run the tool (no Java 17 or newer,",
             "       building the jar failed, or the build lock timed out)",
             "Errors are one line on stderr, also with --json; --verbose adds the stack trace.",
@@ -276,6 +281,23 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
         }
         if (configFile != null) {
             // A file named on the command line is relative to the working directory, as a user expects.
+            builder.configFile(configFile.toAbsolutePath().normalize());
+        }
+        return builder;
+    }
+
+    /**
+     * The configuration builder for another provider than the configured one (a migration's target): this call's
+     * project, session and environment, with {@code provider} and, if given, the settings of {@code configFile}.
+     */
+    Memories.Builder memoriesFor(String provider, Path configFile) {
+        Memories.Builder builder = Memories.builder()
+                .projectDirectory(projectDirectory())
+                .environment(environment)
+                .userHome(userHome)
+                .sessionId(sessionId())
+                .provider(provider);
+        if (configFile != null) {
             builder.configFile(configFile.toAbsolutePath().normalize());
         }
         return builder;

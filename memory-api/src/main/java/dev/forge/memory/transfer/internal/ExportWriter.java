@@ -19,16 +19,24 @@ public final class ExportWriter implements Closeable {
 
     private final JsonGenerator out;
     private final TransferFormat format;
-    private final OutputStream stream;
     private Scope openScope;
     private boolean scopesOpen;
     private boolean relationsOpen;
 
-    /** Starts a document on {@code stream} (left open by {@link #close()}, flushed) with its header. */
+    /** Starts a UTF-8 document on {@code stream} (flushed, and left open by {@link #close()}) with its header. */
     public ExportWriter(OutputStream stream, TransferFormat format, Instant exportedAt, Optional<String> project) throws IOException {
-        this.stream = stream;
+        this(Records.MAPPER.getFactory().createGenerator(stream, JsonEncoding.UTF8), format, exportedAt, project);
+    }
+
+    /** Starts a document on {@code writer} (flushed, and left open by {@link #close()}) with its header. */
+    public ExportWriter(java.io.Writer writer, TransferFormat format, Instant exportedAt, Optional<String> project) throws IOException {
+        this(Records.MAPPER.getFactory().createGenerator(writer), format, exportedAt, project);
+    }
+
+    private ExportWriter(JsonGenerator generator, TransferFormat format, Instant exportedAt, Optional<String> project) throws IOException {
         this.format = format;
-        this.out = Records.MAPPER.getFactory().createGenerator(new NonClosing(stream), JsonEncoding.UTF8);
+        this.out = generator;
+        out.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         if (format == TransferFormat.JSON) {
             out.setPrettyPrinter(new DefaultPrettyPrinter());
         } else {
@@ -104,8 +112,7 @@ public final class ExportWriter implements Closeable {
     }
 
     private void newline() throws IOException {
-        out.flush();
-        stream.write('\n');
+        out.writeRaw('\n');
     }
 
     /** Ends the document and flushes it; the stream stays open. */
@@ -117,24 +124,7 @@ public final class ExportWriter implements Closeable {
             out.writeEndObject();
             out.writeRaw('\n');
         }
+        out.flush();
         out.close();
-        stream.flush();
-    }
-
-    /** Keeps the generator from closing the caller's stream. */
-    private static final class NonClosing extends java.io.FilterOutputStream {
-        NonClosing(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
-        }
     }
 }
