@@ -13,6 +13,7 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
 import dev.forge.memory.Relation;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
@@ -117,6 +118,16 @@ import java.util.Set;
  * A crash in the middle of a single write leaves the old or the new file, and its journal line in any case. (With
  * {@code fsync: false} all this holds for a crash of the process, not of the machine.)
  *
+ * <h2>Restore</h2>
+ * {@link Restoring#restore} (import, migration) writes the given versions as they are: the last becomes the
+ * entry file, the earlier ones the key's whole {@code .history} directory (gaps in version numbers kept); a damaged
+ * file of the key is moved aside as by {@code set}, relations stay. Since no single rename replaces an entry file
+ * and its history directory together, a restore is a commit of one operation: its record (holding the whole chain)
+ * is forced to disk before any file changes, the history is built in a temporary directory and renamed into place,
+ * and a restore cut off by a crash is completed by the next open, write or history read, in any process, so the key
+ * ends with its old state or the whole new chain, never a mix. A restore that fails is undone. Restoring a chain the key already holds writes
+ * nothing.
+ *
  * <p>Thread-safe; no background threads. Semantic search is not offered.
  */
 public final class FileMemoryProvider implements MemoryProvider {
@@ -128,7 +139,7 @@ public final class FileMemoryProvider implements MemoryProvider {
     static final long DEFAULT_JOURNAL_LIMIT = 1024 * 1024;
 
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
-            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY));
+            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY, Capability.RESTORE));
 
     private final ProviderContext context;
     private final FileConfig config;
@@ -137,6 +148,7 @@ public final class FileMemoryProvider implements MemoryProvider {
     private final MemoryGraph graph = new Graph();
     private final Transactions transactions = this::begin;
     private final VersionHistory history = new History();
+    private final Restoring restoring = this::restore;
 
     private FileMemoryProvider(ProviderContext context, FileConfig config, FileStore store) {
         this.context = context;
@@ -248,6 +260,17 @@ public final class FileMemoryProvider implements MemoryProvider {
     @Override
     public Optional<VersionHistory> history() {
         return Optional.of(history);
+    }
+
+    /** Present: a restore writes the key's current file and its whole history, as one recorded commit. */
+    @Override
+    public Optional<Restoring> restoring() {
+        return Optional.of(restoring);
+    }
+
+    private MemoryEntry restore(List<MemoryEntry> versions) {
+        store.checkOpen();
+        return store.restore(EntryRules.checkChain(versions, limits));
     }
 
     /** Releases the store lock. Idempotent; nothing keeps running. */

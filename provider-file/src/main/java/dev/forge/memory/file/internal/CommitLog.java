@@ -22,7 +22,11 @@ import java.util.UUID;
  * process undoes its changes and removes its record; a record still there when the store is next locked belongs
  * to a commit that was cut off (a crash) or could be neither undone nor finished. It is applied again from the
  * start, which gives the same result however far the first attempt got: each write carries the entry it
- * replaces, which becomes history whatever the file holds by then.
+ * replaces, which becomes history whatever the file holds by then, and a restore carries the key's whole chain.
+ *
+ * <p>A restore goes through this log too, as a commit of one {@link Restore}: its current file and its history
+ * directory are two things on disk that no single rename replaces together, so the record is what makes a restore
+ * cut off by a crash end as the whole new chain rather than a mix of the old and the new.
  */
 public final class CommitLog {
 
@@ -32,7 +36,7 @@ public final class CommitLog {
     private static final String SUFFIX = ".json";
 
     /** One change of a commit. */
-    public sealed interface Operation permits Write, Remove {
+    public sealed interface Operation permits Write, Remove, Restore {
         /** Where the entry lives. */
         Namespace namespace();
 
@@ -76,6 +80,46 @@ public final class CommitLog {
     }
 
     /**
+     * Replaces everything stored under a key with {@code versions}: the last becomes the current entry, the earlier
+     * ones its whole history.
+     *
+     * @param namespace where
+     * @param versions  the key's chain, oldest first, at least one, checked by
+     *                  {@link dev.forge.memory.spi.EntryRules#checkChain}
+     */
+    public record Restore(Namespace namespace, List<MemoryEntry> versions) implements Operation {
+        /** Rejects nulls, an empty chain and versions of another key or scope than the last. */
+        public Restore {
+            Objects.requireNonNull(namespace, "namespace");
+            versions = List.copyOf(versions);
+            if (versions.isEmpty()) {
+                throw new IllegalArgumentException("a restore needs at least one version");
+            }
+            MemoryEntry last = versions.get(versions.size() - 1);
+            for (MemoryEntry version : versions) {
+                if (!version.ref().equals(last.ref()) || version.scope() != namespace.scope()) {
+                    throw new IllegalArgumentException("a restore takes the versions of one key in its namespace");
+                }
+            }
+        }
+
+        /** The version that becomes the current entry. */
+        public MemoryEntry current() {
+            return versions.get(versions.size() - 1);
+        }
+
+        /** The versions that become its history. */
+        public List<MemoryEntry> earlier() {
+            return versions.subList(0, versions.size() - 1);
+        }
+
+        @Override
+        public String key() {
+            return current().key();
+        }
+    }
+
+    /**
      * A commit record.
      *
      * @param file       where it is stored
@@ -106,6 +150,9 @@ public final class CommitLog {
                 item.put("op", "write");
                 item.put("previous", write.previous().map(EntryCodec::toMap).orElse(null));
                 item.put("entry", EntryCodec.toMap(write.entry()));
+            } else if (operation instanceof Restore restore) {
+                item.put("op", "restore");
+                item.put("versions", restore.versions().stream().map(EntryCodec::toMap).toList());
             } else {
                 item.put("op", "remove");
                 item.put("key", operation.key());
@@ -181,11 +228,28 @@ public final class CommitLog {
                     throw new EntryCodec.MalformedException("a remove operation has an invalid key", e);
                 }
                 operations.add(new Remove(namespace, key));
+            } else if (op.equals("restore")) {
+                operations.add(readRestore(namespace, item.get("versions")));
             } else {
                 throw new EntryCodec.MalformedException("unknown operation '" + op + "'", null);
             }
         }
         return new Record(file, List.copyOf(operations));
+    }
+
+    private static Restore readRestore(Namespace namespace, JsonNode items) throws EntryCodec.MalformedException {
+        if (items == null || !items.isArray() || items.isEmpty()) {
+            throw new EntryCodec.MalformedException("a restore operation has no versions", null);
+        }
+        List<MemoryEntry> versions = new ArrayList<>(items.size());
+        for (JsonNode version : items) {
+            versions.add(EntryCodec.fromTree(version));
+        }
+        try {
+            return new Restore(namespace, versions);
+        } catch (IllegalArgumentException e) {
+            throw new EntryCodec.MalformedException("a restore operation does not match its namespace", e);
+        }
     }
 
     /** Removes a record whose changes are all in place. */

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -276,6 +277,39 @@ public final class EntryFiles {
         }
         trashHistory(namespace, name, changes);
         return removed;
+    }
+
+    /**
+     * Makes {@code earlier} the whole history of {@code name}, replacing what it had: the version files are written
+     * into a temporary directory, forced to the disk, and the directory is renamed into place, so that the history
+     * directory never holds a part of the new versions. The old history is renamed out of the way, deleted when
+     * the write completes. Call after {@link #write} with no previous entry, which removes the old history first.
+     */
+    public void replaceHistory(Namespace namespace, String name, List<MemoryEntry> earlier, FileChanges changes) throws IOException {
+        trashHistory(namespace, name, changes);
+        if (earlier.isEmpty()) {
+            return;
+        }
+        Path directory = directory(namespace);
+        Path staging = AtomicFiles.tempName(directory);
+        // A temporary name in the namespace directory: left by a crash, it is removed at the next open.
+        changes.onUndo(() -> AtomicFiles.deleteTree(staging));
+        AtomicFiles.createDirectories(staging, false);
+        for (MemoryEntry version : earlier) {
+            AtomicFiles.put(staging, staging.resolve(version.version() + (gzip ? GZIP : PLAIN)), EntryCodec.encode(version, gzip), fsync);
+        }
+        if (fsync) {
+            AtomicFiles.syncDirectory(staging);
+        }
+        Path base = realDirectory(directory.resolve(HISTORY_DIRECTORY));
+        Path versions = base.resolve(name);
+        Files.move(staging, versions, StandardCopyOption.ATOMIC_MOVE);
+        // Registered once the rename happened: a failed rename means something else is in the way, not to be touched.
+        changes.onUndo(() -> AtomicFiles.deleteTree(versions));
+        if (fsync) {
+            AtomicFiles.syncDirectory(base);
+            sync(namespace);
+        }
     }
 
     /** Forces the renames and removals in a namespace's directory to the disk, when {@code fsync}. */

@@ -324,11 +324,15 @@ public final class FileStore {
         }));
     }
 
-    /** Every version of a key, oldest first; read from disk under the shared lock. */
+    /**
+     * Every version of a key, oldest first; read from disk under the shared lock, after completing any commit a
+     * crash cut off.
+     */
     public List<MemoryEntry> versions(String key, Scope scope) {
         Namespace namespace = namespace(scope);
         String name = Keys.toFileName(key);
         checkOpen();
+        completeCutOffCommits();
         return Interrupts.deferred(() -> caughtUp("read the history of key '" + Keys.abbreviate(key) + "'", () -> {
             Lookup lookup = lookup(namespace, name);
             if (lookup.damaged() != null) {
@@ -339,6 +343,27 @@ public final class FileStore {
             }
             return List.copyOf(files.versions(namespace, name, lookup.entry()));
         }));
+    }
+
+    /**
+     * Completes commits a crash cut off, as the next write would. Needed before reading history from disk: a restore
+     * cut off between its entry file and its history directory leaves the two out of step until its record is
+     * completed, and the index (journaled only once a commit is complete) cannot tell. One directory listing when
+     * nothing is pending. If completing fails, the read goes on: writes report the record.
+     */
+    private void completeCutOffCommits() {
+        try {
+            if (commitLog.pending().isEmpty()) {
+                return;
+            }
+        } catch (IOException e) {
+            throw storage("list the commit records", e);
+        }
+        try {
+            write("complete a commit that was cut off", changes -> null);
+        } catch (StorageException e) {
+            LOG.debug("Reading history while a commit record cannot be completed: {}", e.getMessage());
+        }
     }
 
     private <T> T read(Reading<T> reading) {
@@ -613,6 +638,48 @@ public final class FileStore {
     }
 
     /**
+     * Replaces everything stored under the key of {@code chain} (a damaged file, the current entry, the whole
+     * history) with exactly these versions, the last one current; relations stay. It is recorded in the commit log
+     * before any file changes, like a transaction commit, so a restore cut off by a crash is completed by the next
+     * write or open; a failed one is undone. Restoring what is already stored changes nothing.
+     *
+     * @param chain a chain checked by {@link dev.forge.memory.spi.EntryRules#checkChain}
+     * @throws dev.forge.memory.ValueTooLargeException if a version's file would be over {@code max_file_size};
+     *                                                 nothing is changed
+     */
+    public MemoryEntry restore(List<MemoryEntry> chain) {
+        checkOpen();
+        MemoryEntry current = chain.get(chain.size() - 1);
+        Namespace namespace = namespace(current.scope());
+        String name = Keys.toFileName(current.key());
+        CommitLog.Restore restore = new CommitLog.Restore(namespace, chain);
+        for (MemoryEntry version : chain) {
+            files.encode(version);
+        }
+        return write("restore key '" + Keys.abbreviate(current.key()) + "'", changes -> {
+            reload(namespace, name);
+            if (!holds(namespace, name, chain)) {
+                applyRecorded(List.of(restore), changes, Recorded.restore(current.key()));
+            }
+            return current;
+        });
+    }
+
+    /** Whether the key already holds exactly {@code chain}, so that restoring it again writes nothing. */
+    private boolean holds(Namespace namespace, String name, List<MemoryEntry> chain) throws IOException {
+        MemoryEntry current = chain.get(chain.size() - 1);
+        if (!current.equals(lookup(namespace, name).entry())) {
+            return false;
+        }
+        try {
+            return files.versions(namespace, name, current).equals(chain);
+        } catch (CorruptEntryException e) {
+            // A damaged history file: the restore writes the history again.
+            return false;
+        }
+    }
+
+    /**
      * The entry a write would store on top of {@code previous}, checked against the file size limit; for
      * transactions, which store it later.
      */
@@ -800,45 +867,63 @@ public final class FileStore {
             if (operations.isEmpty()) {
                 return null;
             }
-            CommitLog.Record record = commitLog.write(operations, fsync);
-            changes.started();
-            try {
-                List<Line> lines = apply(operations, changes);
-                // Only a complete commit is journaled, so that no provider sees part of it.
-                if (journal.append(lines)) {
-                    stale = true;
-                }
-                advanceCursor();
-            } catch (IOException | RuntimeException e) {
-                failedCommit(record, changes, e);
-            }
-            changes.complete();
-            try {
-                commitLog.remove(record, fsync);
-            } catch (IOException e) {
-                LOG.error("A transaction was committed, but its commit record {} could not be removed ({}); the next write applies "
-                        + "it again, which changes nothing", record.file(), e.toString());
-            }
+            applyRecorded(operations, changes, Recorded.TRANSACTION);
             return null;
         });
     }
 
+    /** How the failures of a recorded change are told: a transaction commit or a restore. */
+    private record Recorded(String notDone, String change, String retry) {
+        static final Recorded TRANSACTION = new Recorded("Transaction not committed", "A transaction commit", "the transaction");
+
+        static Recorded restore(String key) {
+            return new Recorded("Key '" + Keys.abbreviate(key) + "' not restored",
+                    "A restore of key '" + Keys.abbreviate(key) + "'", "the restore");
+        }
+    }
+
+    /**
+     * Writes a commit record (forced to disk), applies the operations, journals them all at once and removes the
+     * record. Called under the exclusive lock. If applying fails, see {@link #failedCommit}.
+     */
+    private void applyRecorded(List<Operation> operations, FileChanges changes, Recorded kind) throws IOException {
+        CommitLog.Record record = commitLog.write(operations, fsync);
+        changes.started();
+        try {
+            List<Line> lines = apply(operations, changes);
+            // Only a complete commit is journaled, so that no provider sees part of it.
+            if (journal.append(lines)) {
+                stale = true;
+            }
+            advanceCursor();
+        } catch (IOException | RuntimeException e) {
+            failedCommit(record, changes, e, kind);
+        }
+        changes.complete();
+        try {
+            commitLog.remove(record, fsync);
+        } catch (IOException e) {
+            LOG.error("{} was completed, but its commit record {} could not be removed ({}); the next write applies it again, "
+                    + "which changes nothing", kind.change(), record.file(), e.toString());
+        }
+    }
+
     /** After a commit failed half-way: undo it, or else complete it, or else say that it is recorded. */
-    private void failedCommit(CommitLog.Record record, FileChanges changes, Exception cause) {
+    private void failedCommit(CommitLog.Record record, FileChanges changes, Exception cause, Recorded kind) {
         stale = true;
         List<Exception> undoFailures = changes.undo();
         if (undoFailures.isEmpty()) {
             try {
                 commitLog.remove(record, fsync);
             } catch (IOException e) {
-                StorageException error = new StorageException("Transaction not committed: " + cause + ". Its changes were undone, "
+                StorageException error = new StorageException(kind.notDone() + ": " + cause + ". Its changes were undone, "
                         + "but its commit record " + record.file() + " could not be removed (" + e + "), so the next write to "
-                        + "this store, or the next open, applies the transaction after all. Do not retry it.", cause);
+                        + "this store, or the next open, applies " + kind.retry() + " after all. Do not retry it.", cause);
                 error.addSuppressed(e);
                 throw error;
             }
-            throw new StorageException("Transaction not committed: " + cause + ". Nothing was applied; fix the cause (check the "
-                    + "disk and the directory's permissions) and retry the transaction.", cause);
+            throw new StorageException(kind.notDone() + ": " + cause + ". Nothing was applied; fix the cause (check the "
+                    + "disk and the directory's permissions) and retry " + kind.retry() + ".", cause);
         }
         FileChanges forward = new FileChanges();
         try {
@@ -847,15 +932,15 @@ public final class FileStore {
             forward.complete();
         } catch (IOException | RuntimeException again) {
             forward.undo();
-            StorageException error = new StorageException("A transaction commit failed half-way (" + cause + ") and could be "
+            StorageException error = new StorageException(kind.change() + " failed half-way (" + cause + ") and could be "
                     + "neither undone (" + undoFailures.get(0) + ") nor completed (" + again + "). It is recorded in "
                     + record.file() + ": the next write to this store, or the next open, completes it once the cause is fixed, "
-                    + "and writes fail until then. Do not retry the transaction.", cause);
+                    + "and writes fail until then. Do not retry " + kind.retry() + ".", cause);
             undoFailures.forEach(error::addSuppressed);
             error.addSuppressed(again);
             throw error;
         }
-        LOG.warn("A transaction commit failed half-way ({}) and could not be undone; it was completed instead", cause.toString());
+        LOG.warn("{} failed half-way ({}) and could not be undone; it was completed instead", kind.change(), cause.toString());
     }
 
     /** Journals a completed commit; if the journal cannot be appended to, makes every reader rescan instead. */
@@ -897,6 +982,12 @@ public final class FileStore {
                 files.write(namespace, name, write.previous(), previousOnDisk, EntryCodec.encode(write.entry(), gzip), changes);
                 lines.add(Line.set(namespace, name));
                 indexPut(namespace, name, write.entry());
+            } else if (operation instanceof CommitLog.Restore restore) {
+                // No previous entry: the old history goes, then the given earlier versions become the whole history.
+                files.write(namespace, name, Optional.empty(), false, EntryCodec.encode(restore.current(), gzip), changes);
+                files.replaceHistory(namespace, name, restore.earlier(), changes);
+                lines.add(Line.set(namespace, name));
+                indexPut(namespace, name, restore.current());
             } else {
                 if (!damaged) {
                     files.remove(namespace, name, changes);
@@ -949,11 +1040,11 @@ public final class FileStore {
             } catch (IOException | RuntimeException e) {
                 changes.undo();
                 stale = true;
-                throw new StorageException("A transaction commit recorded in " + file + " was cut off and cannot be completed: " + e
+                throw new StorageException("A commit (a transaction or a restore) recorded in " + file + " was cut off and cannot be completed: " + e
                         + ". Every write to this store fails until it is (reads still work); fix the cause, and the next write or "
                         + "open completes the commit.", e);
             }
-            LOG.warn("Completed an interrupted transaction commit from {} ({} operations)", file, record.operations().size());
+            LOG.warn("Completed an interrupted commit (a transaction or a restore) from {} ({} operations)", file, record.operations().size());
         }
         stale = true;
         catchUp(true);
