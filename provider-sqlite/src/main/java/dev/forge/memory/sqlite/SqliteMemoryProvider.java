@@ -11,6 +11,7 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
 import dev.forge.memory.Relation;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
@@ -22,6 +23,7 @@ import dev.forge.memory.VersionHistory;
 import dev.forge.memory.sqlite.internal.BufferedTransaction;
 import dev.forge.memory.sqlite.internal.Database;
 import dev.forge.memory.sqlite.internal.SqliteStore;
+import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
@@ -46,7 +48,8 @@ import java.util.Set;
  *       array in order, metadata as a JSON object, instants as epoch milliseconds. GLOBAL rows have project and session
  *       {@code ''}, PROJECT rows session {@code ''}, so one file holds many projects and sessions apart.</li>
  *   <li>{@code tags}: (tag, entry) pairs, the index behind {@code tag:} patterns and tag filters.</li>
- *   <li>{@code versions}: every version ever written and every deletion (a tombstone row), until purged.</li>
+ *   <li>{@code versions}: every version ever written and every deletion (a tombstone row), until purged
+ *       or replaced by a restore.</li>
  *   <li>{@code edges}: typed, directed relations between live entries, removed with either end
  *       ({@code ON DELETE CASCADE}), indexed both ways.</li>
  *   <li>{@code entries_fts}: an FTS5 index of key, value and tags that reads its text from {@code entries}, kept in
@@ -90,6 +93,15 @@ import java.util.Set;
  * </table>
  * (SQLite documents this under {@code PRAGMA synchronous} and in "Write-Ahead Logging", performance considerations.)
  *
+ * <h2>Restores</h2>
+ * {@link Restoring#restore} is one {@code BEGIN IMMEDIATE} transaction like any write: it deletes the key's versions and
+ * tombstones, writes the last given version as the live row (updating the row in place when the key is live, so its
+ * relations stay) and inserts every given version with its own numbers and timestamps. A failure, a lock held by another
+ * process past {@code busy_timeout}, or a crash leaves the key as it was before; the keyword index follows the live row
+ * in the same transaction. Every statement of a restore looks the key up by index, so a bulk import costs the same per
+ * key however large the file grows; with {@code synchronous: full} each restore waits for its commit to reach the disk,
+ * and {@code synchronous: normal} makes a large import much faster at the cost described under durability.
+ *
  * <h2>Search</h2>
  * FTS5 with the {@code unicode61} tokenizer (case-insensitive, accents kept), ranked by {@code bm25()}. The query text is
  * split into terms as {@link dev.forge.memory.spi.KeywordScorer#terms} does, each term quoted, any of them matching, so
@@ -102,7 +114,7 @@ public final class SqliteMemoryProvider implements MemoryProvider {
     public static final String NAME = "sqlite";
 
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.GRAPH,
-            Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
+            Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
 
     private final SqliteStore store;
     private final SqliteConfig config;
@@ -110,6 +122,7 @@ public final class SqliteMemoryProvider implements MemoryProvider {
     private final MemoryGraph graph = new Graph();
     private final VersionHistory history = new History();
     private final Transactions transactions = this::begin;
+    private final Restoring restoring = this::restore;
 
     private SqliteMemoryProvider(SqliteStore store, SqliteConfig config, Clock clock) {
         this.store = store;
@@ -258,6 +271,20 @@ public final class SqliteMemoryProvider implements MemoryProvider {
     @Override
     public Optional<VersionHistory> history() {
         return Optional.of(history);
+    }
+
+    /**
+     * Present: a restore replaces the key's live row, versions and tombstones in one SQLite transaction (see the class
+     * comment on restores).
+     */
+    @Override
+    public Optional<Restoring> restoring() {
+        return Optional.of(restoring);
+    }
+
+    private MemoryEntry restore(List<MemoryEntry> versions) {
+        store.checkOpen();
+        return store.restore(EntryRules.checkChain(versions, limits()));
     }
 
     /**

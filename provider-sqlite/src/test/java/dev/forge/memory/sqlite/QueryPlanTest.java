@@ -168,4 +168,17 @@ class QueryPlanTest {
         assertNoFullScan(plan);
         assertThat(plan).anyMatch(step -> step.contains("USING INDEX versions_by_key (project=? AND session=? AND scope=? AND key=?)"));
     }
+
+    @Test
+    void a_restore_finds_the_rows_of_its_key_by_index_so_a_bulk_import_does_not_slow_down_as_the_file_grows() throws SQLException {
+        List<Object> key = List.of(Stores.PROJECT, "", "project", "note:3");
+        List<String> current = plan(Statements.CURRENT, List.of(Stores.PROJECT, "", "project", "note:3",
+                Stores.PROJECT, "", "project", "note:3"));
+        assertNoFullScan(current);
+        assertThat(current).anyMatch(step -> step.contains("USING INDEX entries_by_key (project=? AND session=? AND scope=? AND key=?)"));
+        assertThat(current).anyMatch(step -> step.contains("versions_by_key (project=? AND session=? AND scope=? AND key=?)"));
+        List<String> deleteVersions = plan(Statements.DELETE_KEY_VERSIONS, key);
+        assertNoFullScan(deleteVersions);
+        assertThat(deleteVersions).anyMatch(step -> step.contains("USING INDEX versions_by_key (project=? AND session=? AND scope=? AND key=?)"));
+    }
 }

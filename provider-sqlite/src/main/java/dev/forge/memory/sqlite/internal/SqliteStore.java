@@ -210,19 +210,31 @@ public final class SqliteStore {
      * keeps the row id, and so the relations), replaces its tags, appends the version.
      */
     public static void apply(Connection connection, Namespace namespace, MemoryEntry entry, Current current) throws SQLException {
+        storeLive(connection, namespace, entry, current);
+        insertVersions(connection, namespace, List.of(entry));
+    }
+
+    /**
+     * Makes {@code entry} the live row of its key over what {@code current} says is stored, with its own
+     * {@code createdAt}: an update keeps the row id, and so the relations (the {@code edges} rows point at it); the
+     * search index follows through the triggers on {@code entries}.
+     */
+    private static void storeLive(Connection connection, Namespace namespace, MemoryEntry entry, Current current)
+            throws SQLException {
         String tags = Rows.tagsJson(entry.tags());
         String metadata = Rows.metadataJson(entry.metadata());
         long id;
         if (current.live()) {
             id = current.id();
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE entries SET value = ?, tags = ?, metadata = ?, updated_at = ?, version = ? WHERE id = ?")) {
+            try (PreparedStatement update = connection.prepareStatement("UPDATE entries SET value = ?, tags = ?, metadata = ?,"
+                    + " created_at = ?, updated_at = ?, version = ? WHERE id = ?")) {
                 update.setString(1, entry.value());
                 update.setString(2, tags);
                 update.setString(3, metadata);
-                update.setLong(4, entry.updatedAt().toEpochMilli());
-                update.setLong(5, entry.version());
-                update.setLong(6, id);
+                update.setLong(4, entry.createdAt().toEpochMilli());
+                update.setLong(5, entry.updatedAt().toEpochMilli());
+                update.setLong(6, entry.version());
+                update.setLong(7, id);
                 update.executeUpdate();
             }
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM tags WHERE entry_id = ?")) {
@@ -254,17 +266,56 @@ public final class SqliteStore {
                 insert.executeBatch();
             }
         }
+    }
+
+    /** Appends {@code versions} (not tombstones) to the history of their key, one prepared statement for all. */
+    private static void insertVersions(Connection connection, Namespace namespace, List<MemoryEntry> versions)
+            throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO versions (project, session, scope, key, version,"
                 + " tombstone, value, tags, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)")) {
-            int next = namespace.bind(insert, 1);
-            insert.setString(next++, entry.key());
-            insert.setLong(next++, entry.version());
-            insert.setString(next++, entry.value());
-            insert.setString(next++, tags);
-            insert.setString(next++, metadata);
-            insert.setLong(next++, entry.createdAt().toEpochMilli());
-            insert.setLong(next, entry.updatedAt().toEpochMilli());
-            insert.executeUpdate();
+            for (MemoryEntry entry : versions) {
+                int next = namespace.bind(insert, 1);
+                insert.setString(next++, entry.key());
+                insert.setLong(next++, entry.version());
+                insert.setString(next++, entry.value());
+                insert.setString(next++, Rows.tagsJson(entry.tags()));
+                insert.setString(next++, Rows.metadataJson(entry.metadata()));
+                insert.setLong(next++, entry.createdAt().toEpochMilli());
+                insert.setLong(next, entry.updatedAt().toEpochMilli());
+                insert.executeUpdate();
+            }
+        }
+    }
+
+    /**
+     * Replaces everything stored of the key of {@code chain} (live row, versions, tombstones) with exactly {@code chain},
+     * a chain checked by {@link EntryRules#checkChain}: one transaction, so a failure or a crash at any point leaves the
+     * key as it was. A live row is updated in place, keeping its id and so its relations; the search index follows
+     * through the triggers on {@code entries}. Every statement looks the key up by index: the cost does not grow with
+     * the size of the database, which a bulk import of many keys relies on.
+     *
+     * @return the current entry, the last of {@code chain}
+     */
+    public MemoryEntry restore(List<MemoryEntry> chain) {
+        checkOpen();
+        MemoryEntry last = chain.get(chain.size() - 1);
+        Namespace namespace = namespace(last.scope());
+        return database.write("restore " + describe(last.key(), last.scope()), connection -> {
+            Current current = current(connection, namespace, last.key());
+            // Versions are deleted, never renumbered: the AUTOINCREMENT ids of the new rows are above every id the key
+            // had, so the revision changes and a transaction that read the key before the restore fails its commit.
+            deleteKeyRows(connection, Statements.DELETE_KEY_VERSIONS, namespace, last.key());
+            storeLive(connection, namespace, last, current);
+            insertVersions(connection, namespace, chain);
+            return last;
+        });
+    }
+
+    /** Runs {@code delete}, a statement of the key's rows bound by namespace then key; the number of rows deleted. */
+    private static int deleteKeyRows(Connection connection, String delete, Namespace namespace, String key) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(delete)) {
+            statement.setString(namespace.bind(statement, 1), key);
+            return statement.executeUpdate();
         }
     }
 
@@ -484,17 +535,8 @@ public final class SqliteStore {
         Keys.validate(key);
         checkOpen();
         boolean purged = database.write("purge " + describe(key, scope), connection -> {
-            int removed = 0;
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM entries WHERE project = ? AND session = ? AND scope = ? AND key = ?")) {
-                delete.setString(namespace.bind(delete, 1), key);
-                removed += delete.executeUpdate();
-            }
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM versions WHERE project = ? AND session = ? AND scope = ? AND key = ?")) {
-                delete.setString(namespace.bind(delete, 1), key);
-                removed += delete.executeUpdate();
-            }
+            int removed = deleteKeyRows(connection, Statements.DELETE_KEY_ENTRY, namespace, key)
+                    + deleteKeyRows(connection, Statements.DELETE_KEY_VERSIONS, namespace, key);
             if (removed > 0) {
                 mergeSearchIndex(connection);
             }

@@ -51,6 +51,14 @@ public final class Statements {
     public static final String VERSIONS = "SELECT " + Rows.ENTRY_COLUMNS + " FROM versions e WHERE "
             + Namespace.CONDITION + " AND e.key = ? AND e.tombstone = 0 ORDER BY e.version";
 
+    /** Deletes the live row of a key (its tags and relations go with it): project, session, scope, key. */
+    public static final String DELETE_KEY_ENTRY =
+            "DELETE FROM entries WHERE project = ? AND session = ? AND scope = ? AND key = ?";
+
+    /** Deletes every version and tombstone of a key: project, session, scope, key. */
+    public static final String DELETE_KEY_VERSIONS =
+            "DELETE FROM versions WHERE project = ? AND session = ? AND scope = ? AND key = ?";
+
     private static final String RELATION_COLUMNS = "ed.type, ed.created_at, f.key AS from_key, f.scope AS from_scope,"
             + " t.key AS to_key, t.scope AS to_scope";
     private static final String RELATION_JOINS = "CROSS JOIN entries f ON f.id = ed.from_entry"
