@@ -10,12 +10,14 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Reindexing;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.Keys;
 import dev.forge.memory.spi.ProviderConfig;
@@ -94,7 +96,11 @@ import java.util.Set;
  * <p>The index records the fingerprint of the model that made its vectors; opening it with a model of another
  * fingerprint fails with {@link IndexModelMismatchException} unless the context is
  * {@linkplain ProviderContext#openForReindex() opened for reindex}, after which {@link Reindexing#reindex} rebuilds
- * every vector and commits once with the new fingerprint. Graph, transactions and history are not offered.
+ * every vector and commits once with the new fingerprint.
+ *
+ * <p>{@link Restoring#restore} keeps the last version it is given (there is no history): its document, with the
+ * model's vector of its value, replaces the key's in one Lucene update, committed like a {@code set}, so a failed or
+ * interrupted restore leaves the key as it was. Graph, transactions and history are not offered.
  */
 public final class VectorMemoryProvider implements MemoryProvider {
 
@@ -102,7 +108,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
     public static final String NAME = "vector";
 
     static final Set<Capability> CAPABILITIES =
-            Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.SEMANTIC_SEARCH, Capability.REINDEX));
+            Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.SEMANTIC_SEARCH, Capability.REINDEX,
+                    Capability.RESTORE));
 
     private static final Logger LOG = LoggerFactory.getLogger(VectorMemoryProvider.class);
     private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
@@ -118,6 +125,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
     private final String modelSource;
     private final String modelField;
     private final Reindexing reindexing = this::reindex;
+    private final Restoring restoring = this::restore;
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
@@ -238,8 +246,39 @@ public final class VectorMemoryProvider implements MemoryProvider {
             checkWritable();
             Optional<MemoryEntry> previous = changes.current(id, where(key, scope));
             MemoryEntry entry = write.toEntry(previous, context.clock().instant());
-            changes.put(id, Documents.document(entry, ns, context.projectId(), context.sessionId(), vector), entry);
+            put(changes, ns, entry, vector);
             return entry;
+        });
+    }
+
+    /** Under the write lock: replaces the key's document (if any) by that of {@code entry}, in one Lucene update. */
+    private void put(SharedIndex.Changes changes, String ns, MemoryEntry entry, float[] vector) throws IOException {
+        changes.put(Documents.id(ns, entry.key()), Documents.document(entry, ns, context.projectId(), context.sessionId(), vector), entry);
+    }
+
+    /** Always present: see {@link #restore}. */
+    @Override
+    public Optional<Restoring> restoring() {
+        return Optional.of(restoring);
+    }
+
+    /**
+     * Stores the last of {@code versions} as the key's only document, exactly as given (version, timestamps): without
+     * history, the earlier versions are only checked. It is written like a {@code set}: embedded before the write lock
+     * is taken, then one {@code updateDocument} (Lucene's atomic delete and add) under it, committed and refreshed
+     * before this returns. A failure before the commit leaves the last commit, which holds the key as it was.
+     */
+    private MemoryEntry restore(List<MemoryEntry> versions) {
+        checkOpen();
+        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits());
+        MemoryEntry current = chain.get(chain.size() - 1);
+        String ns = namespace(current.scope());
+        float[] vector = embed(List.of(SemanticScorer.embeddingText(current))).get(0);
+        return index.write(changes -> {
+            // the same guard as set: a vector of this model must not enter an index of another model's vectors
+            checkWritable();
+            put(changes, ns, current, vector);
+            return current;
         });
     }
 

@@ -106,6 +106,6 @@ class VectorConfigTest {
         assertThat(dev.forge.memory.spi.ProviderRegistry.load().names()).contains("vector");
         assertThat(new VectorMemoryProviderFactory().capabilities()).containsExactlyInAnyOrder(
                 dev.forge.memory.Capability.KEYWORD_SEARCH, dev.forge.memory.Capability.SEMANTIC_SEARCH,
-                dev.forge.memory.Capability.REINDEX);
+                dev.forge.memory.Capability.REINDEX, dev.forge.memory.Capability.RESTORE);
     }
 }

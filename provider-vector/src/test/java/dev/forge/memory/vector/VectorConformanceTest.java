@@ -8,8 +8,8 @@ import dev.forge.memory.spi.ProviderContext;
 import java.util.Map;
 
 /**
- * The whole conformance suite against the vector provider with the built-in {@code hashing} model (graph,
- * transactions and history are skipped: not offered).
+ * The whole conformance suite, restore included, against the vector provider with the built-in {@code hashing}
+ * model (graph, transactions and history are skipped: not offered).
  */
 class VectorConformanceTest extends MemoryProviderConformance {
 

@@ -32,9 +32,7 @@ class VectorModelChangeTest {
     Path base;
 
     private MemoryProvider open(int dimension, boolean forReindex) {
-        ProviderContext context = VectorStores.context(base, "p", VectorStores.hashing(dimension, Map.of()))
-                .toBuilder().openForReindex(forReindex).build();
-        return new VectorMemoryProviderFactory().open(context);
+        return VectorStores.open(base, dimension, forReindex);
     }
 
     private MemoryProvider openFailing(int failAt) {

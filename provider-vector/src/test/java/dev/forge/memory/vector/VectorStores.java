@@ -56,6 +56,12 @@ final class VectorStores {
         }
     }
 
+    /** Opens the provider on {@code base} for project {@code p} with the hashing model of {@code dimension} components. */
+    static VectorMemoryProvider open(Path base, int dimension, boolean forReindex) {
+        ProviderContext context = context(base, "p", hashing(dimension, Map.of())).toBuilder().openForReindex(forReindex).build();
+        return (VectorMemoryProvider) new VectorMemoryProviderFactory().open(context);
+    }
+
     /** Opens the provider on {@code base} for {@code project}, hashing model of 384 components plus {@code extra}. */
     static VectorMemoryProvider open(Path base, String project, Map<String, Object> extra) {
         return (VectorMemoryProvider) new VectorMemoryProviderFactory().open(context(base, project, hashing(384, extra)));
