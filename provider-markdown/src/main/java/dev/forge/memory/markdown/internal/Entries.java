@@ -90,7 +90,7 @@ final class Entries {
         Instant at = now.isBefore(head.updatedAt()) ? head.updatedAt() : now;
         return new MemoryFile(id, head.key(), head.createdAt().isAfter(at) ? at : head.createdAt(), at,
                 head.version() + 1, head.scope(), Optional.empty(), List.of(), Map.of(), Optional.of(head.id()),
-                List.of(), Optional.of(sessionId), Optional.empty(), true, head.extra(), "");
+                List.of(), Optional.of(sessionId), Optional.empty(), true, List.of(), Optional.empty(), head.extra(), "");
     }
 
     /** {@code file} with another body. */

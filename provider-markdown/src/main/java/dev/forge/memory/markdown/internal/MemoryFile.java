@@ -103,15 +103,6 @@ public record MemoryFile(String id, String key, Instant createdAt, Instant updat
         Objects.requireNonNull(body, "body");
     }
 
-    /** A version written by {@code set}, {@code delete} or a person: no restore bookkeeping. */
-    public MemoryFile(String id, String key, Instant createdAt, Instant updatedAt, long version,
-            Optional<String> scope, Optional<String> category, List<String> tags, Map<String, Object> metadata,
-            Optional<String> supersedes, List<RelatedItem> related, Optional<String> sessionId,
-            Optional<String> trigger, boolean tombstone, Map<String, Object> extra, String body) {
-        this(id, key, createdAt, updatedAt, version, scope, category, tags, metadata, supersedes, related, sessionId,
-                trigger, tombstone, List.of(), Optional.empty(), extra, body);
-    }
-
     /** Shows what identifies the file, never the body or metadata values, which may be private. */
     @Override
     public String toString() {
