@@ -10,6 +10,7 @@ import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Relation;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
@@ -18,6 +19,7 @@ import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.markdown.internal.MarkdownStore;
+import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.Keys;
 import dev.forge.memory.spi.ProviderContext;
@@ -76,6 +78,16 @@ import java.util.Set;
  * The history is the chain walked back from the head; a cycle or a missing link in files edited by hand ends the
  * walk (see {@link #doctor()}).
  *
+ * <h2>Restore</h2>
+ * {@link Restoring#restore} replaces a key's versions, under the lock like any write. It writes the older versions
+ * first, each with {@code committed_by: <id of the new head>}: until a file with that id exists they belong to an
+ * unfinished restore and are ignored. Writing the new head, whose {@code supersedes} links the new line and whose
+ * {@code replaces} lists the versions of the old line, is the switch: the old line no longer counts. Then the marks
+ * are cleared and the old files removed. A crash before the switch leaves the key as it was; after it, as restored.
+ * What a crashed restore leaves is reported by {@link #doctor()} and removed by the next write to the directory.
+ * The head keeps the old head's relations, and relations by id to the old versions reach the restored key through
+ * {@code replaces}.
+ *
  * <h2>Relations</h2>
  * A relation is an item of the {@code related} list of its source's head file, naming its target by the id of one of
  * the target's versions (or, written by hand, by {@code key} and optional {@code scope}); relate and unrelate rewrite
@@ -104,11 +116,12 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
     public static final String NAME = "markdown";
 
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(
-            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.HISTORY, Capability.TOMBSTONES));
+            Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
 
     private final MarkdownStore store;
     private final Graph graph = new Graph();
     private final History history = new History();
+    private final Restoring restoring = this::restore;
 
     private MarkdownMemoryProvider(MarkdownStore store) {
         this.store = store;
@@ -215,6 +228,21 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
     @Override
     public Optional<VersionHistory> history() {
         return Optional.of(history);
+    }
+
+    /**
+     * Present: a restore writes the versions given as new files beside the key's old ones and switches to them by
+     * writing the new head last, so that a crash leaves the key either as it was or as restored (see the class
+     * comment); the key's relations stay.
+     */
+    @Override
+    public Optional<Restoring> restoring() {
+        return Optional.of(restoring);
+    }
+
+    private MemoryEntry restore(List<MemoryEntry> versions) {
+        store.checkOpen();
+        return store.restore(EntryRules.checkChain(versions, limits()));
     }
 
     /**

@@ -19,6 +19,11 @@ import java.util.Set;
  * versions superseding each other) leaves no version unsuperseded: the newest by number, then time, then id, is
  * taken as the head. The walk backward from the head stops at a version already seen, at a missing one, and after
  * {@link #MAX_DEPTH} steps. Versions of the key not on the line (a fork, a copied file) are ignored.
+ *
+ * <p>A restore writes a new line beside the old one and makes it the key's by writing its head last, with the old
+ * versions in {@code replaces}: those count as superseded, so the old line, with every version it superseded, drops
+ * off at once. What is left of it (a restore that stopped before removing it) is ignored like a fork, and is a
+ * {@linkplain #leftovers() leftover} that the next write removes.
  */
 final class Chain {
 
@@ -36,15 +41,17 @@ final class Chain {
     private final List<IndexedFile> members;
     private final Map<String, Integer> lifeOf;
     private final List<String> problems;
+    private final List<IndexedFile> leftovers;
 
     private Chain(String key, IndexedFile head, List<IndexedFile> line, List<IndexedFile> members,
-            Map<String, Integer> lifeOf, List<String> problems) {
+            Map<String, Integer> lifeOf, List<String> problems, List<IndexedFile> leftovers) {
         this.key = key;
         this.head = head;
         this.line = line;
         this.members = members;
         this.lifeOf = lifeOf;
         this.problems = problems;
+        this.leftovers = leftovers;
     }
 
     /** Links the versions of {@code key} (at least one). */
@@ -56,6 +63,7 @@ final class Chain {
         Set<String> superseded = new HashSet<>();
         for (IndexedFile version : versions) {
             version.file().supersedes().ifPresent(superseded::add);
+            superseded.addAll(version.file().replaces());
         }
         List<String> problems = new ArrayList<>();
         List<IndexedFile> unsuperseded = versions.stream().filter(v -> !superseded.contains(v.id())).toList();
@@ -97,13 +105,42 @@ final class Chain {
                 life++;
             }
         }
+        Map<String, IndexedFile> replacedBy = replaced(versions, byId);
+        List<IndexedFile> leftovers = new ArrayList<>();
         for (IndexedFile version : versions) {
-            if (!lifeOf.containsKey(version.id())) {
+            if (lifeOf.containsKey(version.id())) {
+                continue;
+            }
+            IndexedFile restore = replacedBy.get(version.id());
+            if (restore != null) {
+                leftovers.add(version);
+                problems.add(version.name() + " (version " + version.file().version() + ") was replaced by the restore "
+                        + "that wrote " + restore.name() + ", which stopped before removing it; it is ignored, and "
+                        + "removed by the next write to this directory");
+            } else {
                 problems.add(version.name() + " (version " + version.file().version() + ") is not on the chain to "
                         + head.name() + " and is ignored: two writers without the lock, or a copied file");
             }
         }
-        return new Chain(key, head, List.copyOf(line), List.copyOf(versions), lifeOf, List.copyOf(problems));
+        return new Chain(key, head, List.copyOf(line), List.copyOf(versions), lifeOf, List.copyOf(problems),
+                List.copyOf(leftovers));
+    }
+
+    /**
+     * The versions a restore replaced, each with the head the restore wrote: those its {@code replaces} names and
+     * every version they supersede, walked back.
+     */
+    private static Map<String, IndexedFile> replaced(List<IndexedFile> versions, Map<String, IndexedFile> byId) {
+        Map<String, IndexedFile> replacedBy = new HashMap<>();
+        for (IndexedFile restore : versions) {
+            for (String id : restore.file().replaces()) {
+                IndexedFile old = byId.get(id);
+                while (old != null && old != restore && replacedBy.putIfAbsent(old.id(), restore) == null) {
+                    old = old.file().supersedes().map(byId::get).orElse(null);
+                }
+            }
+        }
+        return replacedBy;
     }
 
     /** The key. */
@@ -139,6 +176,16 @@ final class Chain {
     boolean reaches(String id) {
         Integer life = lifeOf.get(id);
         return life != null && live() && life.equals(lifeOf.get(head.id()));
+    }
+
+    /** Whether version {@code id} is on the line from the first version to the head. */
+    boolean onLine(String id) {
+        return lifeOf.containsKey(id);
+    }
+
+    /** The versions a finished restore replaced but did not get to remove: safe to remove, holding the lock. */
+    List<IndexedFile> leftovers() {
+        return leftovers;
     }
 
     /** What is wrong with the chain; empty if nothing. */

@@ -60,12 +60,21 @@ final class Entries {
     /** The file of a new version holding {@code entry}. */
     static MemoryFile toFile(MemoryEntry entry, String id, Optional<String> supersedes, List<RelatedItem> related,
             String sessionId, Map<String, Object> extra) {
+        return toFile(entry, id, supersedes, related, sessionId, List.of(), Optional.empty(), extra);
+    }
+
+    /**
+     * The file of a version holding {@code entry}, with the bookkeeping of a restore: what it {@code replaces} (on
+     * the head) or the head that {@code committedBy} names (on the older versions); see {@link MemoryFile}.
+     */
+    static MemoryFile toFile(MemoryEntry entry, String id, Optional<String> supersedes, List<RelatedItem> related,
+            String sessionId, List<String> replaces, Optional<String> committedBy, Map<String, Object> extra) {
         Map<String, Object> metadata = new LinkedHashMap<>(entry.metadata());
         Optional<String> category = text(metadata, CATEGORY);
         Optional<String> trigger = text(metadata, TRIGGER);
         return new MemoryFile(id, entry.key(), entry.createdAt(), entry.updatedAt(), entry.version(),
                 Optional.of(scopeName(entry.scope())), category, entry.tags(), metadata, supersedes, related,
-                Optional.of(sessionId), trigger, false, extra, entry.value());
+                Optional.of(sessionId), trigger, false, replaces, committedBy, extra, entry.value());
     }
 
     private static Optional<String> text(Map<String, Object> metadata, String key) {
@@ -81,20 +90,28 @@ final class Entries {
         Instant at = now.isBefore(head.updatedAt()) ? head.updatedAt() : now;
         return new MemoryFile(id, head.key(), head.createdAt().isAfter(at) ? at : head.createdAt(), at,
                 head.version() + 1, head.scope(), Optional.empty(), List.of(), Map.of(), Optional.of(head.id()),
-                List.of(), Optional.of(sessionId), Optional.empty(), true, head.extra(), "");
+                List.of(), Optional.of(sessionId), Optional.empty(), true, List.of(), Optional.empty(), head.extra(), "");
     }
 
     /** {@code file} with another body. */
     static MemoryFile withBody(MemoryFile file, String body) {
-        return new MemoryFile(file.id(), file.key(), file.createdAt(), file.updatedAt(), file.version(), file.scope(),
-                file.category(), file.tags(), file.metadata(), file.supersedes(), file.related(), file.sessionId(),
-                file.trigger(), file.tombstone(), file.extra(), body);
+        return copy(file, file.related(), file.committedBy(), body);
     }
 
     /** {@code file} with other relations. */
     static MemoryFile withRelated(MemoryFile file, List<RelatedItem> related) {
+        return copy(file, List.copyOf(related), file.committedBy(), file.body());
+    }
+
+    /** {@code file}, a restored version, as an ordinary version once the head of its restore is written. */
+    static MemoryFile committed(MemoryFile file) {
+        return copy(file, file.related(), Optional.empty(), file.body());
+    }
+
+    private static MemoryFile copy(MemoryFile file, List<RelatedItem> related, Optional<String> committedBy,
+            String body) {
         return new MemoryFile(file.id(), file.key(), file.createdAt(), file.updatedAt(), file.version(), file.scope(),
-                file.category(), file.tags(), file.metadata(), file.supersedes(), List.copyOf(related), file.sessionId(),
-                file.trigger(), file.tombstone(), file.extra(), file.body());
+                file.category(), file.tags(), file.metadata(), file.supersedes(), related, file.sessionId(),
+                file.trigger(), file.tombstone(), file.replaces(), committedBy, file.extra(), body);
     }
 }

@@ -5,6 +5,7 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.Direction;
 import dev.forge.memory.EntryNotFoundException;
 import dev.forge.memory.EntryRef;
+import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
@@ -140,6 +141,21 @@ public final class MarkdownStore {
         }
     }
 
+    /**
+     * Removes what restores that crashed left in the directories of {@code root}, holding its lock: versions whose
+     * head was never written, and versions a written head replaced. Readers ignore both already.
+     */
+    private void removeRestoreLeftovers(Root root) throws IOException {
+        for (Shelf shelf : root == globalRoot ? List.of(globalShelf) : List.of(projectShelf, sessionShelf)) {
+            List<IndexedFile> leftovers = shelf.restoreLeftovers();
+            if (!leftovers.isEmpty()) {
+                LOG.info("Removing {} memory files left by a restore that did not finish in {}", leftovers.size(),
+                        shelf.directory());
+                deleteFiles(root, shelf, leftovers);
+            }
+        }
+    }
+
     private void warnAboutFileProviderLayout() {
         Path legacy = projectRoot.directory().resolve("project");
         if (Files.isDirectory(legacy, LinkOption.NOFOLLOW_LINKS)) {
@@ -196,10 +212,14 @@ public final class MarkdownStore {
     private <T> T writing(Root root, String what, IoWork<T> work) {
         return locked(what, () -> {
             try (StoreLock.Held held = root.exclusive()) {
-                if (cleaned.add(root)) {
+                boolean first = cleaned.add(root);
+                if (first) {
                     removeTemporaryFiles(root);
                 }
                 catchUp(what);
+                if (first) {
+                    removeRestoreLeftovers(root); // after the catch-up: found by reading the chains
+                }
                 return work.run();
             } catch (IOException e) {
                 throw new StorageException("Cannot " + what + " in " + root.directory() + ": " + e + ". Check the "
@@ -418,6 +438,105 @@ public final class MarkdownStore {
         });
     }
 
+    /**
+     * Replaces the key's versions with {@code chain} (checked by {@link EntryRules#checkChain}); see
+     * {@link dev.forge.memory.Restoring#restore}.
+     *
+     * <p>Holding the root's lock, it writes the older versions first, each marked {@code committed_by} the head that
+     * is not written yet, so that readers (a person, a provider opened after a crash) ignore them; then the head,
+     * whose {@code replaces} names the versions of the old line: writing that one file is the switch from the old
+     * line to the new one. Then it clears the marks and removes the old files. A crash before the switch leaves the
+     * key as it was, after it the restored key; either way the next write removes what is left over. The head takes
+     * the old head's relations, and its {@code replaces} keeps relations by id that reached the old line reaching
+     * the key (in other sessions and projects too, whose files this provider cannot see).
+     *
+     * @throws dev.forge.memory.InvalidEntryException if a version cannot be written to a file (a timestamp outside
+     *                                                the years 0000 to 9999, a body UTF-8 cannot encode)
+     */
+    public MemoryEntry restore(List<MemoryEntry> chain) {
+        MemoryEntry current = chain.get(chain.size() - 1);
+        String key = current.key();
+        Shelf shelf = shelf(current.scope());
+        Root root = root(current.scope());
+        return writing(root, "restore key '" + Keys.abbreviate(key) + "'", () -> {
+            shelf.recheck(key);
+            Chain old = shelf.chain(key);
+            List<IndexedFile> oldFiles = new ArrayList<>(shelf.unfinished(key));
+            if (old != null) {
+                oldFiles.addAll(ordered(old));
+            }
+            List<MemoryFile> files = restoredFiles(chain, old);
+            List<IndexedFile> written = new ArrayList<>();
+            IndexedFile head;
+            try {
+                for (MemoryFile file : files.subList(0, files.size() - 1)) {
+                    written.add(create(root, shelf, file));
+                }
+                head = create(root, shelf, files.get(files.size() - 1));
+            } catch (IOException | RuntimeException e) {
+                discard(root, shelf, written, e);
+                throw e;
+            }
+            // Switched: the key is restored whatever happens next, and leftovers are removed by the next write.
+            try {
+                for (IndexedFile file : written) {
+                    rewrite(root, shelf, file, Entries.committed(file.file()));
+                }
+                deleteFiles(root, shelf, oldFiles);
+            } catch (IOException e) {
+                LOG.warn("Restored key '{}' in {}, but could not tidy up after it ({}); the next write does",
+                        Keys.abbreviate(key), shelf.directory(), e.toString());
+            }
+            return head.entry();
+        });
+    }
+
+    /** The files of a restored chain, oldest first, checked to be writable before anything is written. */
+    private List<MemoryFile> restoredFiles(List<MemoryEntry> chain, Chain old) {
+        String headId = MemoryFileCodec.newId();
+        List<RelatedItem> related = List.of();
+        java.util.LinkedHashSet<String> replaces = new java.util.LinkedHashSet<>();
+        if (old != null) {
+            replaces.add(old.head().id());
+            if (old.live()) {
+                // Relations to a deleted key stay gone, as after any deletion; those of a live one stay with it.
+                related = old.head().file().related();
+                for (IndexedFile version : old.line()) {
+                    if (old.reaches(version.id())) {
+                        replaces.add(version.id());
+                        replaces.addAll(version.file().replaces());
+                    }
+                }
+            }
+        }
+        List<MemoryFile> files = new ArrayList<>(chain.size());
+        Optional<String> previous = Optional.empty();
+        try {
+            for (int i = 0; i < chain.size(); i++) {
+                boolean last = i == chain.size() - 1;
+                String id = last ? headId : MemoryFileCodec.newId();
+                MemoryFile file = Entries.toFile(chain.get(i), id, previous, last ? related : List.of(), sessionId,
+                        last ? List.copyOf(replaces) : List.of(), last ? Optional.empty() : Optional.of(headId), Map.of());
+                MemoryFileCodec.serialize(file);
+                files.add(file);
+                previous = Optional.of(id);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new InvalidEntryException("Cannot restore key '" + Keys.abbreviate(chain.get(0).key()) + "': "
+                    + e.getMessage() + ". Nothing was written.", e);
+        }
+        return files;
+    }
+
+    /** Removes the versions a failed restore wrote before its switch; readers ignore them anyway. */
+    private void discard(Root root, Shelf shelf, List<IndexedFile> written, Exception failure) {
+        try {
+            deleteFiles(root, shelf, written);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
     /** Removes every file of the key; see {@link dev.forge.memory.VersionHistory#purge(String, Scope)}. */
     public boolean purge(String key, Scope scope) {
         Keys.validate(key);
@@ -472,25 +591,39 @@ public final class MarkdownStore {
     }
 
     private void removeFiles(Root root, Shelf shelf, List<Chain> chains) throws IOException {
-        if (chains.isEmpty()) {
+        List<IndexedFile> files = new ArrayList<>();
+        for (Chain chain : chains) {
+            files.addAll(shelf.unfinished(chain.key()));
+            files.addAll(ordered(chain));
+        }
+        deleteFiles(root, shelf, files);
+    }
+
+    /**
+     * Every file of {@code chain}: off-chain files first, then the line oldest first and the head last, so that a
+     * reader (or a crash) part way through a removal sees the key as it was, never an older version as its head.
+     */
+    private static List<IndexedFile> ordered(Chain chain) {
+        List<IndexedFile> order = new ArrayList<>(chain.members());
+        order.removeAll(chain.line());
+        order.addAll(chain.line());
+        return order;
+    }
+
+    /** Deletes {@code files} in this order, forgets them and announces it. */
+    private void deleteFiles(Root root, Shelf shelf, List<IndexedFile> files) throws IOException {
+        if (files.isEmpty()) {
             return;
         }
         List<String> names = new ArrayList<>();
         try {
-            for (Chain chain : chains) {
-                // Off-chain files first, then the line oldest first and the head last: a reader (or a crash) part
-                // way through sees the key as it was, never an older version as the head of a purged key.
-                List<IndexedFile> order = new ArrayList<>(chain.members());
-                order.removeAll(chain.line());
-                order.addAll(chain.line());
-                for (IndexedFile file : order) {
-                    try {
-                        Files.delete(file.path());
-                    } catch (NoSuchFileException e) {
-                        // removed by hand meanwhile: gone all the same
-                    }
-                    names.add(file.name());
+            for (IndexedFile file : files) {
+                try {
+                    Files.delete(file.path());
+                } catch (NoSuchFileException e) {
+                    // removed by hand meanwhile: gone all the same
                 }
+                names.add(file.name());
             }
             if (fsync) {
                 AtomicFiles.syncDirectory(shelf.directory());
@@ -557,7 +690,7 @@ public final class MarkdownStore {
         Objects.requireNonNull(id, "id");
         return locked("find the latest version of " + id, () -> {
             for (Shelf shelf : List.of(sessionShelf, projectShelf, globalShelf)) {
-                IndexedFile file = shelf.byId(id);
+                IndexedFile file = shelf.holder(id);
                 if (file != null) {
                     return live(shelf.chain(file.file().key()));
                 }
@@ -659,10 +792,10 @@ public final class MarkdownStore {
         if (item.id().isPresent()) {
             String id = item.id().get();
             for (Shelf shelf : List.of(sessionShelf, projectShelf, globalShelf)) {
-                IndexedFile file = shelf.byId(id);
+                IndexedFile file = shelf.holder(id);
                 if (file != null) {
                     Chain chain = shelf.chain(file.file().key());
-                    return chain != null && chain.reaches(id)
+                    return chain != null && chain.reaches(file.id())
                             ? Optional.of(new EntryRef(file.file().key(), shelf.scope())) : Optional.empty();
                 }
             }

@@ -39,17 +39,25 @@ import java.util.Set;
  * @param sessionId  the session that wrote this version, if recorded
  * @param trigger    what prompted the memory, if recorded
  * @param tombstone  whether this version records a deletion (its body is then empty)
+ * @param replaces   written by a restore on the head of the chain it wrote: the ids of the versions of the chain it
+ *                   replaced (the old head first), which no longer count as heads and whose relations by id now reach
+ *                   this version; empty otherwise
+ * @param committedBy written by a restore on the older versions of the chain it writes, until the chain's head exists:
+ *                   the id of that head. While no such file is present the version belongs to an unfinished restore
+ *                   and is ignored. Removed once the head is written
  * @param extra      front-matter fields this version does not know, in file order, kept on rewrite
  * @param body       the markdown body: the memory's value
  */
 public record MemoryFile(String id, String key, Instant createdAt, Instant updatedAt, long version,
         Optional<String> scope, Optional<String> category, List<String> tags, Map<String, Object> metadata,
         Optional<String> supersedes, List<RelatedItem> related, Optional<String> sessionId, Optional<String> trigger,
-        boolean tombstone, Map<String, Object> extra, String body) {
+        boolean tombstone, List<String> replaces, Optional<String> committedBy, Map<String, Object> extra,
+        String body) {
 
     /** The front-matter fields this version knows, in the order they are written. */
     public static final List<String> FIELD_NAMES = List.of("id", "key", "created_at", "updated_at", "version",
-            "scope", "category", "tags", "metadata", "supersedes", "related", "session_id", "trigger", "tombstone");
+            "scope", "category", "tags", "metadata", "supersedes", "replaces", "committed_by", "related", "session_id", "trigger",
+            "tombstone");
 
     /**
      * How deeply containers may nest, counting each field's value as level 1 (the {@code metadata} map itself is
@@ -68,7 +76,7 @@ public record MemoryFile(String id, String key, Instant createdAt, Instant updat
      * Checks and copies every component.
      *
      * @throws NullPointerException     if a component is null
-     * @throws IllegalArgumentException if the id or {@code supersedes} is not a safe id, the version is below 1, a
+     * @throws IllegalArgumentException if the id, {@code supersedes}, {@code replaces} or {@code committedBy} is not a safe id, the version is below 1, a
      *                                  timestamp is outside years 0000 to 9999, a value is not JSON-compatible or
      *                                  nests too deep, or {@code extra} uses a known field name
      */
@@ -85,6 +93,9 @@ public record MemoryFile(String id, String key, Instant createdAt, Instant updat
         tags = List.copyOf(tags);
         metadata = copyMap(metadata, "metadata", 1);
         Objects.requireNonNull(supersedes, "supersedes").ifPresent(MemoryFileCodec::checkId);
+        replaces = List.copyOf(replaces);
+        replaces.forEach(MemoryFileCodec::checkId);
+        Objects.requireNonNull(committedBy, "committedBy").ifPresent(MemoryFileCodec::checkId);
         related = List.copyOf(related);
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(trigger, "trigger");

@@ -513,6 +513,11 @@ public final class MemoryFileCodec {
         if (supersedes.isPresent()) {
             safeId(front, "supersedes", supersedes.get());
         }
+        List<String> replaces = replaces(front);
+        Optional<String> committedBy = text(front, "committed_by");
+        if (committedBy.isPresent()) {
+            safeId(front, "committed_by", committedBy.get());
+        }
         List<RelatedItem> related = related(front);
         Optional<String> sessionId = text(front, "session_id");
         Optional<String> trigger = text(front, "trigger");
@@ -521,7 +526,27 @@ public final class MemoryFileCodec {
         extra.keySet().removeAll(MemoryFile.FIELD_NAMES);
         return new MemoryFile(id, key, created.or(() -> updated).orElse(fallbackTime),
                 updated.or(() -> created).orElse(fallbackTime), version, scope, category, tags, metadata, supersedes,
-                related, sessionId, trigger, tombstone, extra, body);
+                related, sessionId, trigger, tombstone, replaces, committedBy, extra, body);
+    }
+
+    private static List<String> replaces(FrontMatter front) throws MemoryFileException {
+        Object value = front.get("replaces");
+        if (value == null) {
+            return List.of();
+        }
+        List<?> list = value instanceof String id ? List.of(id) : value instanceof List<?> l ? l : null;
+        if (list == null) {
+            throw front.error("replaces", "'replaces' must be a list of ids, not " + kind(value));
+        }
+        List<String> ids = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof String id)) {
+                throw front.error("replaces", "'replaces' must be a list of ids, but item " + (i + 1) + " is "
+                        + (list.get(i) == null ? "null" : kind(list.get(i))));
+            }
+            ids.add(safeId(front, "replaces", id));
+        }
+        return ids;
     }
 
     private static String safeId(FrontMatter front, String field, String id) throws MemoryFileException {
@@ -725,6 +750,10 @@ public final class MemoryFileCodec {
             fields.put("metadata", file.metadata());
         }
         file.supersedes().ifPresent(id -> fields.put("supersedes", id));
+        if (!file.replaces().isEmpty()) {
+            fields.put("replaces", file.replaces());
+        }
+        file.committedBy().ifPresent(id -> fields.put("committed_by", id));
         if (!file.related().isEmpty()) {
             List<Object> items = new ArrayList<>();
             for (RelatedItem item : file.related()) {

@@ -45,6 +45,10 @@ final class Shelf {
     private final Map<String, IndexedFile> byId = new HashMap<>();
     private final Map<String, Map<String, IndexedFile>> byKey = new HashMap<>();
     private final Map<String, Chain> chains = new HashMap<>();
+    // Versions of a restore whose head was never written (it crashed), by key: not part of any chain.
+    private final Map<String, List<IndexedFile>> unfinished = new HashMap<>();
+    // Ids a restore replaced, to the version on a line that replaced them; built when asked, dropped at every relink.
+    private Map<String, IndexedFile> aliases;
     private final Map<String, StoreProblem> unreadable = new TreeMap<>();
     // An unreadable file is read again only when its size or modification time changes.
     private final Map<String, String> unreadableStamps = new HashMap<>();
@@ -70,6 +74,11 @@ final class Shelf {
     /** The chain of {@code key}, or null if no version of it is here. */
     Chain chain(String key) {
         return chains.get(key);
+    }
+
+    /** The versions of a restore of {@code key} whose head was never written; empty if none. */
+    List<IndexedFile> unfinished(String key) {
+        return unfinished.getOrDefault(key, List.of());
     }
 
     /** Every chain. */
@@ -316,17 +325,14 @@ final class Shelf {
     }
 
     private void relink(Set<String> keys) {
+        aliases = null;
         for (String key : keys) {
             Map<String, IndexedFile> ofKey = byKey.get(key);
-            if (ofKey == null) {
-                chains.remove(key);
-                continue;
-            }
-            Chain chain = Chain.of(key, new ArrayList<>(ofKey.values()));
+            Chain chain = link(key, ofKey);
             // An older version became the head again (a newer file was removed by hand): read its body back. If it
             // cannot be read any more it is dropped as unreadable and the chain is linked again, without it.
             Set<String> others = new HashSet<>();
-            while (chain.head().entry() == null) {
+            while (chain != null && chain.head().entry() == null) {
                 IndexedFile head = chain.head();
                 Set<String> ignored = new HashSet<>();
                 forget(head.name(), ignored);
@@ -339,14 +345,11 @@ final class Shelf {
                 ignored.remove(key);
                 others.addAll(ignored); // its key was edited: that key's chain changes too
                 ofKey = byKey.get(key);
-                if (ofKey == null) {
-                    break;
-                }
-                chain = Chain.of(key, new ArrayList<>(ofKey.values()));
+                chain = link(key, ofKey);
             }
             others.removeAll(keys);
             relink(others);
-            if (ofKey == null) {
+            if (chain == null) {
                 chains.remove(key);
                 continue;
             }
@@ -360,13 +363,86 @@ final class Shelf {
                     lightened = true;
                 }
             }
-            chains.put(key, lightened ? Chain.of(key, new ArrayList<>(ofKey.values())) : chain);
+            chains.put(key, lightened ? link(key, ofKey) : chain);
         }
+    }
+
+    /**
+     * Links the versions of {@code key}, leaving out (and recording in {@link #unfinished}) those of a restore whose
+     * head was never written: they are not the key's versions, so readers see the key as it was before the restore.
+     * Null if no version is left.
+     */
+    private Chain link(String key, Map<String, IndexedFile> ofKey) {
+        if (ofKey == null) {
+            unfinished.remove(key);
+            return null;
+        }
+        Set<String> ids = new HashSet<>();
+        ofKey.values().forEach(version -> ids.add(version.id()));
+        List<IndexedFile> counted = new ArrayList<>();
+        List<IndexedFile> pending = new ArrayList<>();
+        for (IndexedFile version : ofKey.values()) {
+            boolean committed = version.file().committedBy().map(ids::contains).orElse(true);
+            (committed ? counted : pending).add(version);
+        }
+        if (pending.isEmpty()) {
+            unfinished.remove(key);
+        } else {
+            pending.sort(java.util.Comparator.comparing(IndexedFile::name));
+            unfinished.put(key, List.copyOf(pending));
+        }
+        return counted.isEmpty() ? null : Chain.of(key, counted);
+    }
+
+    /**
+     * The version that {@code id} names for a relation: the file with that id when it is on its key's line, else the
+     * version on a line whose {@code replaces} lists it (a restore replaced the version), else the file with that id
+     * (which reaches nothing), else null.
+     */
+    IndexedFile holder(String id) {
+        IndexedFile file = byId.get(id);
+        if (file != null) {
+            Chain chain = chains.get(file.file().key());
+            if (chain != null && chain.onLine(id)) {
+                return file;
+            }
+        }
+        if (aliases == null) {
+            Map<String, IndexedFile> found = new HashMap<>();
+            for (Chain chain : chains.values()) {
+                for (IndexedFile version : chain.line()) {
+                    version.file().replaces().forEach(replaced -> found.putIfAbsent(replaced, version));
+                }
+            }
+            aliases = found;
+        }
+        IndexedFile restored = aliases.get(id);
+        return restored != null ? restored : file;
+    }
+
+    /**
+     * What unfinished restores left: versions whose head was never written, and versions a written head replaced
+     * but that were not removed. Only a crashed restore leaves them, so a writer holding the lock may remove them.
+     */
+    List<IndexedFile> restoreLeftovers() {
+        List<IndexedFile> leftovers = new ArrayList<>();
+        unfinished.values().forEach(leftovers::addAll);
+        chains.values().forEach(chain -> leftovers.addAll(chain.leftovers()));
+        return leftovers;
     }
 
     /** What is wrong here: unreadable files, then broken chains, in a stable order. */
     List<StoreProblem> problems() {
         List<StoreProblem> problems = new ArrayList<>(unreadable.values());
+        new TreeMap<>(unfinished).forEach((key, pending) -> {
+            for (IndexedFile version : pending) {
+                problems.add(new StoreProblem(directory + " (key '" + Keys.abbreviate(key) + "', "
+                        + scope.name().toLowerCase(Locale.ROOT) + ")", version.name() + " (version "
+                        + version.file().version() + ") belongs to a restore that did not finish (its head "
+                        + version.file().committedBy().orElseThrow() + " was never written); it is ignored, and "
+                        + "removed by the next write to this directory"));
+            }
+        });
         new TreeMap<>(chains).forEach((key, chain) -> {
             for (String problem : chain.problems()) {
                 problems.add(new StoreProblem(directory + " (key '" + Keys.abbreviate(key) + "', "

@@ -48,7 +48,8 @@ class MemoryFileCodecTest {
                     List.of(RelatedItem.toKey("java-version", "relates-to"),
                             new RelatedItem(Optional.of("mem_a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"), Optional.empty(),
                                     Optional.of("global"), "refines", Optional.of(UPDATED), Map.of())),
-                    Optional.of("sess-42"), Optional.of("user said \"we use maven\""), false, extra,
+                    Optional.of("sess-42"), Optional.of("user said \"we use maven\""), false, List.of(),
+                    Optional.empty(), extra,
                     "We use Maven 3.9 with the wrapper.\n\nRun `./mvnw verify` before pushing.");
 
             assertThat(text(MemoryFileCodec.serialize(memory))).isEqualTo("""
@@ -108,6 +109,20 @@ class MemoryFileCodecTest {
 
             assertThat(text(MemoryFileCodec.serialize(tombstone)))
                     .endsWith("version: 3\nsupersedes: mem_prev\ntombstone: true\n---\n\n");
+        }
+
+        @Test
+        void the_marks_of_a_restore_follow_supersedes_and_read_back() throws MemoryFileException {
+            MemoryFile head = file().version(3).supersedes("mem_prev").replaces("mem_old1", "mem_old2").build();
+            MemoryFile older = file().version(2).supersedes("mem_first").committedBy("mem_head").build();
+
+            assertThat(text(MemoryFileCodec.serialize(head)))
+                    .endsWith("version: 3\nsupersedes: mem_prev\nreplaces:\n  - mem_old1\n  - mem_old2\n---\n\n");
+            assertThat(text(MemoryFileCodec.serialize(older)))
+                    .endsWith("version: 2\nsupersedes: mem_first\ncommitted_by: mem_head\n---\n\n");
+            assertThat(roundTrip(head)).isEqualTo(head);
+            assertThat(roundTrip(older)).isEqualTo(older);
+            assertThat(parse("---\nkey: k\nreplaces: mem_one\n---\n").replaces()).containsExactly("mem_one");
         }
 
         @Test
@@ -256,7 +271,8 @@ class MemoryFileCodecTest {
                                     Optional.of(UPDATED), Map.of()),
                             new RelatedItem(Optional.empty(), Optional.of("java-version"), Optional.of("global"), "LINKS",
                                     Optional.empty(), Map.of())),
-                    Optional.of("s-1"), Optional.of("asked"), false, Map.of(), "Body."));
+                    Optional.of("s-1"), Optional.of("asked"), false, List.of(), Optional.empty(), Map.of(),
+                    "Body."));
         }
 
         @Test
@@ -398,7 +414,7 @@ class MemoryFileCodecTest {
 
             assertThat(read).isEqualTo(new MemoryFile(ID, "k", FALLBACK, FALLBACK, 1, Optional.empty(), Optional.empty(),
                     List.of(), Map.of(), Optional.empty(), List.of(), Optional.empty(), Optional.empty(), false,
-                    Map.of(), "body"));
+                    List.of(), Optional.empty(), Map.of(), "body"));
         }
 
         @Test
@@ -467,6 +483,14 @@ class MemoryFileCodecTest {
         void front_matter_without_a_closing_delimiter_line_is_unclosed(String content) {
             assertThatThrownBy(() -> parse(content)).isInstanceOf(MemoryFileException.class)
                     .hasMessage("unclosed front-matter: no closing '---' line");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"replaces: 3\n", "replaces:\n  - ../mem_x\n", "replaces:\n  - {a: 1}\n",
+                "committed_by: ../mem_x\n", "committed_by: [mem_x]\n"})
+        void restore_marks_that_are_not_safe_ids_are_refused(String field) {
+            assertThatThrownBy(() -> parse("---\nkey: k\n" + field + "---\n")).isInstanceOf(MemoryFileException.class)
+                    .hasMessageContaining(field.startsWith("replaces") ? "'replaces'" : "'committed_by'");
         }
 
         @Test

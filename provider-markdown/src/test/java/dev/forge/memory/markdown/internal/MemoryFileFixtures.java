@@ -58,6 +58,8 @@ final class MemoryFileFixtures {
         Optional<String> sessionId = Optional.empty();
         Optional<String> trigger = Optional.empty();
         boolean tombstone;
+        List<String> replaces = new ArrayList<>();
+        Optional<String> committedBy = Optional.empty();
         Map<String, Object> extra = new LinkedHashMap<>();
         String body = "";
 
@@ -132,6 +134,16 @@ final class MemoryFileFixtures {
             return this;
         }
 
+        Builder replaces(String... ids) {
+            replaces = List.of(ids);
+            return this;
+        }
+
+        Builder committedBy(String id) {
+            committedBy = Optional.of(id);
+            return this;
+        }
+
         Builder extra(String name, Object value) {
             extra.put(name, value);
             return this;
@@ -144,7 +156,7 @@ final class MemoryFileFixtures {
 
         MemoryFile build() {
             return new MemoryFile(id, key, createdAt, updatedAt, version, scope, category, tags, metadata, supersedes,
-                    related, sessionId, trigger, tombstone, extra, body);
+                    related, sessionId, trigger, tombstone, replaces, committedBy, extra, body);
         }
     }
 }

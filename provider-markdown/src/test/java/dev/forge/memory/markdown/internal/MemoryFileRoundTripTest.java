@@ -281,6 +281,7 @@ class MemoryFileRoundTripTest {
                 1 + random.nextInt(Integer.MAX_VALUE), maybe(random, randomString(random)),
                 maybe(random, randomString(random)), tags, randomMap(random, 1), maybe(random, MemoryFileCodec.newId()),
                 related, maybe(random, randomString(random)), maybe(random, randomString(random)), random.nextBoolean(),
-                extra, body);
+                random.nextBoolean() ? List.of() : List.of(MemoryFileCodec.newId(), MemoryFileCodec.newId()),
+                maybe(random, MemoryFileCodec.newId()), extra, body);
     }
 }
