@@ -20,6 +20,7 @@ import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
 import dev.forge.memory.Reindexing;
 import dev.forge.memory.Relation;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
@@ -31,13 +32,14 @@ import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.graph.internal.Drivers;
 import dev.forge.memory.graph.internal.GraphStore;
 import dev.forge.memory.graph.internal.GraphTransaction;
+import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 
 /**
  * The {@code graph} provider: memories in a Neo4j database over Bolt (neo4j-java-driver 6), with typed relations,
- * bounded traversal, full-text keyword search, transactions and history with tombstones.
+ * bounded traversal, full-text keyword search, transactions, history with tombstones and restore of exported keys.
  *
  * <h2>Data model</h2>
  * <ul>
@@ -48,7 +50,9 @@ import dev.forge.memory.spi.ProviderContext;
  *       session {@code ''}. A uniqueness constraint holds on {@code (store, project, session, scope, key)}.</li>
  *   <li>Earlier versions as {@code :MemoryVersion} nodes with the same properties, chained newest to oldest by
  *       {@code SUPERSEDES} from the {@code :Memory} node; a deletion adds a tombstone version
- *       ({@code tombstone: true}) and removes the {@code :Memory} node with its relations. Purge erases them all.</li>
+ *       ({@code tombstone: true}) and removes the {@code :Memory} node with its relations. Purge erases them all. A restore
+ *       ({@link #restoring()}) replaces the version and tombstone nodes of the key with the versions given and writes the
+ *       last one into the {@code :Memory} node, in one write transaction; the node stays, and with it its relations.</li>
  *   <li>A relation is a Neo4j relationship whose type is the relation type (checked by
  *       {@link dev.forge.memory.spi.EntryRules#checkRelationType}, then passed as a Cypher dynamic type
  *       {@code $(...)}), with {@code createdAt}.</li>
@@ -105,11 +109,11 @@ public final class GraphMemoryProvider implements MemoryProvider {
     public static final String NAME = "graph";
 
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.GRAPH,
-            Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES));
+            Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
 
     private static final Set<Capability> WITH_SEMANTIC = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH,
             Capability.SEMANTIC_SEARCH, Capability.REINDEX, Capability.GRAPH, Capability.TRANSACTIONS, Capability.HISTORY,
-            Capability.TOMBSTONES));
+            Capability.TOMBSTONES, Capability.RESTORE));
 
     private final GraphStore store;
     private final GraphConfig config;
@@ -119,6 +123,7 @@ public final class GraphMemoryProvider implements MemoryProvider {
     private final VersionHistory history = new History();
     private final Transactions transactions = this::begin;
     private final Reindexing reindexing;
+    private final Restoring restoring = this::restore;
 
     private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context, boolean semantic) {
         this.semantic = semantic;
@@ -259,6 +264,22 @@ public final class GraphMemoryProvider implements MemoryProvider {
     @Override
     public Optional<Reindexing> reindexing() {
         return semantic ? Optional.of(reindexing) : Optional.empty();
+    }
+
+    /**
+     * Writes a key back as exported: one Neo4j write transaction that replaces the key's live entry, versions and
+     * tombstones with the versions given and keeps its node, so its relations stay; with an embedding model the
+     * restored current entry gets its vector. The new revision it stores makes optimistic transactions that read the
+     * key before conflict.
+     */
+    @Override
+    public Optional<Restoring> restoring() {
+        return Optional.of(restoring);
+    }
+
+    private MemoryEntry restore(List<MemoryEntry> versions) {
+        store.checkOpen();
+        return store.restore(EntryRules.checkChain(versions, limits()));
     }
 
     /** Gives the shared driver back; it closes with the last provider of this JVM using it. Idempotent. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -343,7 +344,7 @@ class GraphReindexTest {
         try (Session session = driver().session(); Transaction write = session.beginTransaction()) {
             writeHoldingTheLock(write, b.get("cache", Scope.PROJECT).orElseThrow(), value);
             Future<Reindexing.ReindexResult> reindex = reindexer.submit(() -> b.requireReindexing().reindex());
-            assertThat(awaitBlocked(reindex)).as("the reindex waits for the writer's lock").isTrue();
+            assertThat(awaitBlocked(reindex, "embedding_256")).as("the reindex waits for the writer's lock").isTrue();
             write.commit();
             assertThat(reindex.get(60, TimeUnit.SECONDS).fingerprint()).isEqualTo(FINGERPRINT_B);
         } finally {
@@ -352,6 +353,40 @@ class GraphReindexTest {
         assertThat(b.get("cache", Scope.PROJECT)).get().extracting(MemoryEntry::value).isEqualTo(value);
         assertVectorsOfCurrentEntries(b, MODEL_B, List.of("cache", "deploy"));
         assertThat(semantic(b, "cache keeps entries hour")).first().isEqualTo("cache");
+    }
+
+    /**
+     * The same race with a restore as the writer: the restore holds the key's lock while it waits for a lock this test
+     * holds on the key's old version node, the reindex batch reads the replaced entry meanwhile and waits for the key's
+     * lock; the restore commits first. The batch must then find the restore's new revision and leave its vector, which
+     * must be model B's of the restored value.
+     */
+    @Test
+    void a_restore_committed_while_a_reindex_batch_waits_for_its_lock_keeps_the_vector_of_the_restored_value() throws Exception {
+        MemoryProvider a = open(MODEL_A, false);
+        seed(a);
+        a.set("cache", "The cache expires entries after five minutes", Scope.PROJECT);
+        MemoryProvider b = open(MODEL_B, true);
+        Instant then = Instant.parse("2020-01-02T03:04:05.006Z");
+        MemoryEntry restored = new MemoryEntry("cache", "Penguins keep the cache for an hour now", Scope.PROJECT,
+                List.of("imported"), Map.of("source", "export"), then, then, 7);
+        ExecutorService workers = Executors.newFixedThreadPool(2);
+        try (Session session = driver().session(); Transaction holder = session.beginTransaction()) {
+            holder.run("MATCH (v:MemoryVersion {store: $store, key: 'cache'}) SET v.lock = true", Map.of("store", store)).consume();
+            Future<MemoryEntry> restore = workers.submit(() -> b.requireRestoring().restore(List.of(restored)));
+            assertThat(awaitBlocked(restore, "DETACH DELETE v")).as("the restore waits for the version node's lock").isTrue();
+            Future<Reindexing.ReindexResult> reindex = workers.submit(() -> b.requireReindexing().reindex());
+            assertThat(awaitBlocked(reindex, "embedding_256")).as("the reindex waits for the restore's lock").isTrue();
+            holder.rollback();
+            assertThat(restore.get(60, TimeUnit.SECONDS)).isEqualTo(restored);
+            assertThat(reindex.get(60, TimeUnit.SECONDS).fingerprint()).isEqualTo(FINGERPRINT_B);
+        } finally {
+            workers.shutdownNow();
+        }
+        assertThat(b.get("cache", Scope.PROJECT)).contains(restored);
+        assertThat(b.requireHistory().versions("cache", Scope.PROJECT)).containsExactly(restored);
+        assertVectorsOfCurrentEntries(b, MODEL_B, List.of("cache", "deploy"));
+        assertThat(semantic(b, "penguins keep the cache")).first().isEqualTo("cache");
     }
 
     /** In {@code tx}: locks the node of {@code entry} and stores {@code value} over it as a writer of model B does. */
@@ -381,13 +416,17 @@ class GraphReindexTest {
                 + " m.embedding_256 = $vector REMOVE m.embedding_384", params).consume();
     }
 
-    /** Waits until a transaction storing vectors of model B is blocked by a lock; false if {@code reindex} ends first. */
-    private boolean awaitBlocked(Future<?> reindex) throws InterruptedException {
+    /**
+     * Waits until a transaction running a query that contains {@code query} (for a reindex batch of model B,
+     * {@code embedding_256}) is blocked by a lock; false if {@code task} ends first.
+     */
+    private boolean awaitBlocked(Future<?> task, String query) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try (Session watcher = driver().session()) {
-            while (!reindex.isDone() && System.nanoTime() < deadline) {
+            while (!task.isDone() && System.nanoTime() < deadline) {
                 if (watcher.run("SHOW TRANSACTIONS YIELD status, currentQuery WHERE status STARTS WITH 'Blocked'"
-                        + " AND currentQuery CONTAINS 'embedding_256' RETURN count(*) AS n").single().get("n").asLong() > 0) {
+                        + " AND currentQuery CONTAINS $query RETURN count(*) AS n", Map.of("query", query))
+                        .single().get("n").asLong() > 0) {
                     return true;
                 }
                 Thread.sleep(10);

@@ -387,18 +387,8 @@ public final class GraphStore {
         if (current.live().isPresent()) {
             retire(tx, scope, entry.key());
         }
-        Map<String, Object> params = keyParams(scope, entry.key());
-        params.put("value", entry.value());
-        params.put("tags", entry.tags());
-        params.put("tagText", String.join(" ", entry.tags()));
-        params.put("metadata", metadataJson(entry.metadata()));
-        params.put("createdAt", entry.createdAt().toEpochMilli());
-        params.put("updatedAt", entry.updatedAt().toEpochMilli());
-        params.put("version", entry.version());
-        String revision = UUID.randomUUID().toString();
-        params.put("rev", revision);
+        Map<String, Object> params = entryProperties(entry);
         params.put("fresh", current.live().isEmpty());
-        params.put("snapshot", snapshot(entry, revision));
         params.put("embedding", vector);
         params.put("embeddingModel", model == null ? null : model.fingerprint());
         params.put("vectorProperty", model == null ? "" : vectorProperty());
@@ -411,6 +401,25 @@ public final class GraphStore {
                 + " WITH m WHERE $fresh"
                 + " OPTIONAL MATCH (h:MemoryVersion " + KEY_PROPS + ") WITH m, h ORDER BY h.version DESC LIMIT 1"
                 + " FOREACH (x IN CASE WHEN h IS NULL THEN [] ELSE [h] END | CREATE (m)-[:SUPERSEDES]->(x))", params).consume();
+    }
+
+    /**
+     * The properties of a node holding {@code entry}, vectors aside: its key and namespace, the entry's fields, a new
+     * revision and the {@link #snapshot} made with it. {@code :Memory} and {@code :MemoryVersion} nodes hold the same.
+     */
+    Map<String, Object> entryProperties(MemoryEntry entry) {
+        Map<String, Object> props = keyParams(entry.scope(), entry.key());
+        props.put("value", entry.value());
+        props.put("tags", entry.tags());
+        props.put("tagText", String.join(" ", entry.tags()));
+        props.put("metadata", metadataJson(entry.metadata()));
+        props.put("createdAt", entry.createdAt().toEpochMilli());
+        props.put("updatedAt", entry.updatedAt().toEpochMilli());
+        props.put("version", entry.version());
+        String revision = UUID.randomUUID().toString();
+        props.put("rev", revision);
+        props.put("snapshot", snapshot(entry, revision));
+        return props;
     }
 
     /** Replaces the live entry by a tombstone version; its relations go with it. */
@@ -451,6 +460,38 @@ public final class GraphStore {
             MemoryEntry entry = stamp(write, current.live(), current.lastVersion(), clock.instant());
             apply(tx, entry, current, vector);
             return entry;
+        });
+    }
+
+    /**
+     * Replaces everything stored of the key of {@code chain} (checked by {@link EntryRules#checkChain}) with exactly
+     * its versions, in one transaction: the key's node is locked (created when missing), every version and tombstone
+     * node of the key is deleted, the earlier versions become new {@code :MemoryVersion} nodes chained as
+     * {@link #retire} chains them, and the last becomes the node's live entry through {@link #apply}. The node itself
+     * stays, and with it the key's relations. {@code apply} gives it a new revision, so an optimistic transaction that
+     * read the key before conflicts, and a reindex batch that read the replaced entry leaves the restored entry's vector
+     * alone; that vector is made before the transaction, as {@link #set} makes it.
+     */
+    public MemoryEntry restore(List<MemoryEntry> chain) {
+        MemoryEntry last = chain.get(chain.size() - 1);
+        List<Double> vector = embedding(last);
+        return write("restore " + describe(last.key(), last.scope()), tx -> {
+            Scope scope = last.scope();
+            lock(tx, scope, last.key());
+            tx.run("MATCH (v:MemoryVersion " + KEY_PROPS + ") DETACH DELETE v", keyParams(scope, last.key())).consume();
+            List<Map<String, Object>> earlier = new ArrayList<>();
+            for (MemoryEntry version : chain.subList(0, chain.size() - 1)) {
+                Map<String, Object> props = entryProperties(version);
+                props.put("tombstone", false);
+                earlier.add(props);
+            }
+            // each version supersedes the one before it, as retire() leaves them; apply() links the live node to the newest
+            tx.run("UNWIND $versions AS props CREATE (v:MemoryVersion) SET v = props"
+                    + " WITH v ORDER BY v.version WITH collect(v) AS chain"
+                    + " UNWIND range(1, size(chain) - 1) AS i WITH chain[i] AS newer, chain[i - 1] AS older"
+                    + " CREATE (newer)-[:SUPERSEDES]->(older)", Map.of("versions", earlier)).consume();
+            apply(tx, last, new Current(Optional.empty(), 0, ""), vector);
+            return last;
         });
     }
 
