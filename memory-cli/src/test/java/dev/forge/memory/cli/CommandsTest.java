@@ -267,15 +267,15 @@ class CommandsTest {
     @Test
     void providers_lists_name_capabilities_description_and_module() {
         String out = cli.ok("providers").out();
-        assertThat(out).containsPattern("(?m)^file\\s+keyword_search, graph, transactions, history$")
-                .containsPattern("(?m)^in-memory\\s+keyword_search, graph, transactions, history$")
-                .containsPattern("(?m)^markdown\\s+keyword_search, graph, history, tombstones$")
-                .containsPattern("(?m)^vector\\s+keyword_search, semantic_search, reindex$")
+        assertThat(out).containsPattern("(?m)^file\\s+keyword_search, graph, transactions, history, restore$")
+                .containsPattern("(?m)^in-memory\\s+keyword_search, graph, transactions, history, restore$")
+                .containsPattern("(?m)^markdown\\s+keyword_search, graph, history, tombstones, restore$")
+                .containsPattern("(?m)^vector\\s+keyword_search, semantic_search, reindex, restore$")
                 .contains("module: ").doesNotContain("Problems:");
         JsonNode providers = json("providers");
         assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "hybrid", "in-memory", "markdown", "sqlite", "vector");
         JsonNode file = providers.path("providers").get(0);
-        assertThat(texts(file.path("capabilities"), "")).containsExactly("keyword_search", "graph", "transactions", "history");
+        assertThat(texts(file.path("capabilities"), "")).containsExactly("keyword_search", "graph", "transactions", "history", "restore");
         assertThat(file.path("description").asText()).contains("JSON file per memory");
         assertThat(file.path("module").asText()).contains("provider-file");
         assertThat(providers.path("providers").get(1).path("module").asText()).contains("provider-hybrid");
