@@ -1087,8 +1087,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
     // ------------------------------------------------------------------ the rest
 
     /**
-     * The storage's problems, each child's (prefixed with its role), and the updates that wait in the outbox or
-     * failed there.
+     * The storage's problems, each child's (prefixed with its role) or that it cannot be reached, and the updates that
+     * wait in the outbox or failed there.
      */
     @Override
     public List<StoreProblem> doctor() {
@@ -1099,7 +1099,16 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 problems.add(new StoreProblem(child.label, "cannot be reached; its updates wait in the outbox"));
                 continue;
             }
-            for (StoreProblem problem : child.ifOpen().get().doctor()) {
+            List<StoreProblem> own;
+            try {
+                own = child.ifOpen().get().doctor();
+            } catch (BackendUnavailableException e) {
+                // a child that went down is one of the problems to list, not a reason to list none
+                problems.add(new StoreProblem(child.label, "cannot be reached (" + e.getMessage()
+                        + "); its updates wait in the outbox"));
+                continue;
+            }
+            for (StoreProblem problem : own) {
                 problems.add(new StoreProblem(child.label + ": " + problem.location(), problem.problem()));
             }
         }
