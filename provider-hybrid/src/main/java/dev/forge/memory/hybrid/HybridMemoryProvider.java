@@ -18,6 +18,7 @@ import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
 import dev.forge.memory.Reindexing;
 import dev.forge.memory.Relation;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
@@ -57,14 +58,17 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Routing</h2>
  * <ul>
- *   <li>get: the cache, else the storage (the entry found is cached). set, delete, clear: the storage first, then the
- *       cache, then the search and relationships children. query, history, transactions: the storage.</li>
+ *   <li>get: the cache, else the storage (the entry found is cached). set, delete, clear, restore: the storage first,
+ *       then the cache, then the search and relationships children. query, history, transactions: the storage.</li>
  *   <li>search: KEYWORD and SEMANTIC go to the search child when it has the mode, else to the storage. HYBRID, when
  *       the search child has semantic search, fuses its semantic ranking with the storage's keyword ranking by
  *       weighted reciprocal rank fusion ({@link HybridConfig.Fusion}); without that, the storage's own HYBRID serves
  *       it. Hits always carry the entries as the storage holds them: a hit the storage no longer has is dropped, and the
  *       request's filter is checked again on the stored entry. There is no graph neighbourhood expansion.</li>
  *   <li>relate, unrelate, relations, traverse: the relationships child, else the storage's graph, else none.</li>
+ *   <li>restore (present when the storage has {@link Capability#RESTORE}): a child that can restore gets the key's
+ *       versions as the storage then holds them, so that its copy has the same versions and timestamps; another child
+ *       gets the current entry as after a set. The key's relations stay in either.</li>
  * </ul>
  *
  * <h2>Consistency</h2>
@@ -88,9 +92,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Capabilities are computed from the children: keyword and semantic search if the storage or the search child
- * has them, the graph if the relationships child (or else the storage) has it, transactions, history and tombstones
- * as the storage, reindex whenever there is a search or relationships child or the storage can reindex. Size limits
- * are the strictest of all children's.
+ * has them, the graph if the relationships child (or else the storage) has it, transactions, history, tombstones and
+ * restore as the storage, reindex whenever there is a search or relationships child or the storage can reindex. Size
+ * limits are the strictest of all children's.
  */
 public final class HybridMemoryProvider implements MemoryProvider {
 
@@ -213,6 +217,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
     private final Optional<Transactions> transactions;
     private final Optional<VersionHistory> history;
     private final Optional<Reindexing> reindexing;
+    private final Optional<Restoring> restoring;
     private volatile boolean closed;
 
     private HybridMemoryProvider(ProviderContext context, HybridConfig config, MemoryProvider storage,
@@ -241,6 +246,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
         this.transactions = capabilities.contains(Capability.TRANSACTIONS) ? Optional.of(this::begin) : Optional.empty();
         this.history = capabilities.contains(Capability.HISTORY) ? Optional.of(new History()) : Optional.empty();
         this.reindexing = capabilities.contains(Capability.REINDEX) ? Optional.of(this::reindex) : Optional.empty();
+        this.restoring = capabilities.contains(Capability.RESTORE) ? Optional.of(this::restore) : Optional.empty();
     }
 
     /**
@@ -343,7 +349,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
         if (relationships != null || own.contains(Capability.GRAPH)) {
             found.add(Capability.GRAPH);
         }
-        for (Capability kept : List.of(Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES)) {
+        for (Capability kept : List.of(Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES,
+                Capability.RESTORE)) {
             if (own.contains(kept)) {
                 found.add(kept);
             }
@@ -476,6 +483,64 @@ public final class HybridMemoryProvider implements MemoryProvider {
             cache.invalidate(cached);
             return existed;
         }, (child, existed) -> child.provider().delete(key, scope));
+    }
+
+    /**
+     * A restore: the storage restores the chain (and checks it again), the cache takes the current entry, then each
+     * child is brought to the storage's copy of the key ({@link #restoreInChild}); a child that fails, or whose earlier
+     * updates still wait, gets a {@link Outbox.Op#RESTORE} record instead.
+     */
+    private MemoryEntry restore(List<MemoryEntry> versions) {
+        checkOpen();
+        // the strictest limits of all children: a chain one child would refuse never reaches the storage
+        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits);
+        MemoryEntry last = chain.get(chain.size() - 1);
+        return keyWrite(last.key(), last.scope(), Outbox.Op.RESTORE, cached -> {
+            MemoryEntry entry = storage.requireRestoring().restore(chain);
+            cache.put(cached, entry);
+            return entry;
+        }, (child, entry) -> restoreInChild(child, entry.key(), entry.scope()));
+    }
+
+    /**
+     * Makes a child's copy of a restored key the storage's, holding the key's lock. A child that can restore gets the
+     * key's versions as the storage holds them, so that its copy has the same versions and timestamps; another gets the
+     * current entry set, as after a set, unless its copy already has that content (a second restore of the same chain
+     * then changes nothing there either). The copy is never deleted first: the key's relations stay, as the contract
+     * of a restore says. A key the storage no longer has (deleted after the restore, before a replay) is deleted.
+     */
+    private void restoreInChild(Secondary child, String key, Scope scope) {
+        MemoryProvider provider = child.provider();
+        Optional<MemoryEntry> stored = storage.get(key, scope);
+        if (stored.isEmpty()) {
+            provider.delete(key, scope);
+            return;
+        }
+        MemoryEntry current = stored.get();
+        Optional<Restoring> exact = provider.restoring();
+        if (exact.isPresent()) {
+            exact.get().restore(storedChain(current));
+            return;
+        }
+        Optional<MemoryEntry> copy = provider.get(key, scope);
+        if (copy.isEmpty() || !sameContent(copy.get(), current)) {
+            provider.set(current.key(), current.value(), current.scope(), current.tags(), current.metadata());
+        }
+    }
+
+    /**
+     * The storage's versions of {@code current}'s key, ending with it; just {@code current} where the storage keeps no
+     * history (or its history does not end with the current entry, which a concurrent write of another process can
+     * cause for a moment: the child then gets what get returned).
+     */
+    private List<MemoryEntry> storedChain(MemoryEntry current) {
+        if (storage.history().isPresent()) {
+            List<MemoryEntry> versions = storage.requireHistory().versions(current.key(), current.scope());
+            if (!versions.isEmpty() && versions.get(versions.size() - 1).equals(current)) {
+                return versions;
+            }
+        }
+        return List.of(current);
     }
 
     @Override
@@ -731,6 +796,10 @@ public final class HybridMemoryProvider implements MemoryProvider {
         try {
             switch (entry.op()) {
                 case CLEAR -> reconcile(child, entry.scope());
+                case RESTORE -> cache.locked(cacheKey(entry.key(), entry.scope()), () -> {
+                    restoreInChild(child, entry.key(), entry.scope());
+                    return null;
+                });
                 case RESET, SYNC -> cache.locked(cacheKey(entry.key(), entry.scope()), () -> {
                     if (entry.op() == Outbox.Op.RESET) {
                         child.provider().delete(entry.key(), entry.scope());
@@ -805,6 +874,12 @@ public final class HybridMemoryProvider implements MemoryProvider {
     @Override
     public Optional<Reindexing> reindexing() {
         return reindexing;
+    }
+
+    /** Present when the storage can restore; see {@link #restore}. */
+    @Override
+    public Optional<Restoring> restoring() {
+        return restoring;
     }
 
     /** Relations in the relationships child, which must be reachable and up to date. */
@@ -1087,8 +1162,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
     // ------------------------------------------------------------------ the rest
 
     /**
-     * The storage's problems, each child's (prefixed with its role), and the updates that wait in the outbox or
-     * failed there.
+     * The storage's problems, each child's (prefixed with its role) or that it cannot be reached, and the updates that
+     * wait in the outbox or failed there.
      */
     @Override
     public List<StoreProblem> doctor() {
@@ -1099,14 +1174,26 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 problems.add(new StoreProblem(child.label, "cannot be reached; its updates wait in the outbox"));
                 continue;
             }
-            for (StoreProblem problem : child.ifOpen().get().doctor()) {
+            List<StoreProblem> own;
+            try {
+                own = child.ifOpen().get().doctor();
+            } catch (BackendUnavailableException e) {
+                // a child that went down is one of the problems to list, not a reason to list none
+                problems.add(new StoreProblem(child.label, "cannot be reached (" + e.getMessage()
+                        + "); its updates wait in the outbox"));
+                continue;
+            }
+            for (StoreProblem problem : own) {
                 problems.add(new StoreProblem(child.label + ": " + problem.location(), problem.problem()));
             }
         }
         if (outbox != null) {
             for (Outbox.Entry entry : outbox.entries()) {
-                String what = entry.op() == Outbox.Op.CLEAR ? "clearing of " + entry.scope() + " scope"
-                        : "update of '" + entry.key() + "' in " + entry.scope() + " scope";
+                String what = switch (entry.op()) {
+                    case CLEAR -> "clearing of " + entry.scope() + " scope";
+                    case RESTORE -> "restore of '" + entry.key() + "' in " + entry.scope() + " scope";
+                    case SYNC, RESET -> "update of '" + entry.key() + "' in " + entry.scope() + " scope";
+                };
                 String location = outbox.directory().resolve(Outbox.FILE_NAME) + " (" + entry.child().name()
                         .toLowerCase(java.util.Locale.ROOT) + ")";
                 problems.add(new StoreProblem(location, entry.failed()

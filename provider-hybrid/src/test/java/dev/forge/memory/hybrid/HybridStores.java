@@ -18,6 +18,20 @@ final class HybridStores {
         return Map.of("provider", "vector", "embedding", Map.of("model", "hashing"));
     }
 
+    /**
+     * A {@link TestInMemoryProviderFactory} child block on the store {@code store} of the test directory, with more
+     * settings given as key, value, key, value.
+     */
+    static Map<String, Object> inMemory(String store, Object... settings) {
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("provider", TestInMemoryProviderFactory.NAME);
+        block.put("store", store);
+        for (int i = 0; i < settings.length; i += 2) {
+            block.put((String) settings[i], settings[i + 1]);
+        }
+        return block;
+    }
+
     /** A hybrid config of these blocks ({@code null} leaves one out). */
     static Map<String, Object> config(Map<String, Object> storage, Map<String, Object> search,
             Map<String, Object> relationships, Map<String, Object> extra) {

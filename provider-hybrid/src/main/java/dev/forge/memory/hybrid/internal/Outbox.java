@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * The durable outbox of a hybrid router: updates of its search and relationships children that did not happen yet,
  * in the order they were due, in one JSON Lines file ({@value #FILE_NAME}) in the outbox directory.
  *
- * <p>A record says "make child C agree with the storage about this key" ({@link Op#SYNC}) or "clear this scope of C"
- * ({@link Op#CLEAR}); it never carries a value, so replaying it reads the storage as it is then, and replaying it
- * twice does no harm. Appends are forced to the disk before they return. The file is read and rewritten under the
+ * <p>A record says "make child C agree with the storage about this key" ({@link Op#SYNC}, {@link Op#RESET},
+ * {@link Op#RESTORE}) or "clear this scope of C" ({@link Op#CLEAR}); it never carries a value, so replaying it reads
+ * the storage as it is then, and replaying it twice does no harm. Appends are forced to the disk before they return. The file is read and rewritten under the
  * directory's {@link StoreLock} (shared by every router of the JVM and by other processes); replays hold a second lock
  * (the {@value #DRAIN_DIRECTORY} subdirectory's) for their whole length, so that two replays never interleave, while
  * appends and checks only ever wait for the short file accesses.
@@ -70,7 +70,14 @@ public final class Outbox {
          */
         RESET,
         /** Remove from {@code scope} of the child every entry the storage no longer has. */
-        CLEAR
+        CLEAR,
+        /**
+         * Make the child's copy of {@code key} the storage's after a restore: with the storage's versions and timestamps
+         * where the child can restore, else as {@link #SYNC} does; the copy is never deleted first, so its relations
+         * stay. Written as a sync with {@code "restore": true}, so that a router of an earlier version sharing the
+         * outbox replays it as a sync instead of dropping a line it cannot read.
+         */
+        RESTORE
     }
 
     /**
@@ -124,7 +131,10 @@ public final class Outbox {
             json.put("id", id);
             json.put("target", target);
             json.put("child", child.name().toLowerCase(java.util.Locale.ROOT));
-            json.put("op", op.name().toLowerCase(java.util.Locale.ROOT));
+            json.put("op", (op == Op.RESTORE ? Op.SYNC : op).name().toLowerCase(java.util.Locale.ROOT));
+            if (op == Op.RESTORE) {
+                json.put("restore", true);
+            }
             json.put("project", project);
             json.put("session", session);
             json.put("scope", scope.name().toLowerCase(java.util.Locale.ROOT));
@@ -139,7 +149,12 @@ public final class Outbox {
         static Entry fromJson(Map<?, ?> json) {
             Object attempts = json.get("attempts");
             Object error = json.get("error");
-            return new Entry(text(json, "id"), text(json, "target"), Child.valueOf(upper(text(json, "child"))), Op.valueOf(upper(text(json, "op"))),
+            Op op = Op.valueOf(upper(text(json, "op")));
+            // records written before restores came have no "restore" field: they read as they always did
+            if (op == Op.SYNC && Boolean.TRUE.equals(json.get("restore"))) {
+                op = Op.RESTORE;
+            }
+            return new Entry(text(json, "id"), text(json, "target"), Child.valueOf(upper(text(json, "child"))), op,
                     text(json, "project"), text(json, "session"), Scope.valueOf(upper(text(json, "scope"))),
                     text(json, "key"), attempts instanceof Number n ? n.intValue() : 0, error instanceof String s ? s : "");
         }
