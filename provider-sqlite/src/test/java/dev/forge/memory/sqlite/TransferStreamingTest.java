@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Export and import stream: a JVM whose heap is far smaller than the data imports a JSON Lines file into sqlite and
  * exports the store again. If either held the store's records in memory it would run out of heap. The count and heap
  * can be raised for the large run: {@code -Dforge.transfer.entries=1000000 -Dforge.transfer.heap=256m
- * -Dforge.transfer.value=256} (value length in characters).
+ * -Dforge.transfer.value=256 -Dforge.transfer.minutes=60} (value length in characters, time allowed).
  */
 class TransferStreamingTest {
 
@@ -55,7 +55,7 @@ class TransferStreamingTest {
         Process child = new ProcessBuilder(ChildJvm.command(List.of("-Xmx" + HEAP), Child.class,
                 store.toString(), input.toString(), output.toString()))
                 .redirectErrorStream(true).redirectOutput(directory.resolve("child.log").toFile()).start();
-        boolean finished = child.waitFor(10, TimeUnit.MINUTES);
+        boolean finished = child.waitFor(Integer.getInteger("forge.transfer.minutes", 10), TimeUnit.MINUTES);
         String log = Files.readString(directory.resolve("child.log"));
         if (!finished) {
             child.destroyForcibly();
