@@ -45,21 +45,24 @@ public record ImportResult(String target, long created, long overwritten, long u
         return historyVersionsDropped == 0 && timestampsNotKept == 0 && relationsDropped == 0 && invalidCount == 0;
     }
 
-    /** One sentence per kind of loss, empty when {@link #lossless()}: what the target could not hold, and why. */
+    /**
+     * One phrase per kind of loss, empty when {@link #lossless()}: what the target did not keep, and why, such as
+     * {@code 3 earlier version(s) (provider 'vector' keeps no history)}.
+     */
     public List<String> losses() {
         List<String> losses = new ArrayList<>();
         if (historyVersionsDropped > 0) {
-            losses.add(historyVersionsDropped + " earlier version(s) not kept: provider '" + target + "' keeps no history");
+            losses.add(historyVersionsDropped + " earlier version(s) (provider '" + target + "' keeps no history)");
         }
         if (timestampsNotKept > 0) {
-            losses.add(timestampsNotKept + " entr(y/ies) stored with new timestamps and version numbers: provider '"
-                    + target + "' cannot restore them");
+            losses.add("the timestamps and version numbers of " + timestampsNotKept + " entr(y/ies), stored with new ones"
+                    + " (provider '" + target + "' cannot restore entries)");
         }
         if (relationsDropped > 0) {
-            losses.add(relationsDropped + " relation(s) not kept: provider '" + target + "' has no graph");
+            losses.add(relationsDropped + " relation(s) (provider '" + target + "' has no graph)");
         }
         if (invalidCount > 0) {
-            losses.add(invalidCount + " invalid record(s) skipped");
+            losses.add(invalidCount + " invalid record(s), skipped");
         }
         return losses;
     }

@@ -158,7 +158,7 @@ class TransferFileTest {
         assertThat(result.invalid()).extracting(TransferProblem::location).containsExactly("line 3", "line 4", "line 6");
         assertThat(target.get("a", Scope.PROJECT).orElseThrow().value()).isEqualTo("x");
         assertThat(result.lossless()).isFalse();
-        assertThat(result.losses()).containsExactly("3 invalid record(s) skipped");
+        assertThat(result.losses()).containsExactly("3 invalid record(s), skipped");
     }
 
     @Test

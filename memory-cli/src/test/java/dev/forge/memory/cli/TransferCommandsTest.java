@@ -96,7 +96,7 @@ class TransferCommandsTest {
         assertThat(cli.ok("--memory-provider", "sqlite", "query", "*", "--json").json().path("entries")).isEmpty();
 
         CliHarness.Result skipped = cli.ok("--memory-provider", "sqlite", "import", file.toString(), "--skip-invalid", "--no-progress");
-        assertThat(skipped.out()).contains("Skipped line 4:").contains("Not kept: 1 invalid record(s) skipped.");
+        assertThat(skipped.out()).contains("Skipped line 4:").contains("Not kept: 1 invalid record(s), skipped.");
         assertThat(cli.ok("--memory-provider", "sqlite", "query", "*", "--json").json().path("entries")).hasSize(1);
         assertThat(cli.ok("--memory-provider", "sqlite", "get", "task", "--scope", "session").out()).isEqualTo("Writing the importer.\n");
         assertThat(cli.run("--memory-provider", "sqlite", "get", "style", "--scope", "global").exitCode()).isEqualTo(ExitCodes.NOT_FOUND);
