@@ -76,6 +76,42 @@ public final class Exporter {
         return export(provider, () -> new ExportWriter(out, format, clock.instant(), project));
     }
 
+    /**
+     * Exports {@code provider} to {@code file}, written under a temporary name in the same directory and renamed over
+     * {@code file} when complete, so that the file is never left half-written (a failed export leaves what was there).
+     *
+     * @throws StorageException if the file cannot be written
+     */
+    public ExportResult exportFile(MemoryProvider provider, java.nio.file.Path file) {
+        java.nio.file.Path target = file.toAbsolutePath();
+        java.nio.file.Path partial = null;
+        try {
+            partial = java.nio.file.Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".partial");
+            ExportResult result;
+            try (OutputStream stream = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(partial), 1 << 16)) {
+                result = export(provider, stream);
+            }
+            try {
+                java.nio.file.Files.move(partial, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+                java.nio.file.Files.move(partial, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            partial = null;
+            return result;
+        } catch (IOException e) {
+            throw new StorageException("Cannot write the export to " + target + ": " + e.getMessage(), e);
+        } finally {
+            if (partial != null) {
+                try {
+                    java.nio.file.Files.deleteIfExists(partial);
+                } catch (IOException ignored) {
+                    // Best effort: the name says what the file is.
+                }
+            }
+        }
+    }
+
     private interface WriterFactory {
         ExportWriter open() throws IOException;
     }

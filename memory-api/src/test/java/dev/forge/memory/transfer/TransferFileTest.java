@@ -191,4 +191,23 @@ class TransferFileTest {
         assertThat(result.entries()).containsEntry(Scope.PROJECT, 2L).containsEntry(Scope.GLOBAL, 0L);
         assertThat(result.relations()).isEqualTo(1);
     }
+
+    @Test
+    void export_to_a_file_replaces_it_whole_or_not_at_all() throws IOException {
+        target.set("k", "value", Scope.PROJECT);
+        Path file = Files.writeString(dir.resolve("backup.json"), "the previous backup");
+
+        ExportResult result = Exporter.builder().build().exportFile(target, file);
+
+        assertThat(result.totalEntries()).isEqualTo(1);
+        assertThat(Files.readString(file)).contains("\"format\" : \"forge-memory\"").contains("\"key\" : \"k\"");
+        String exported = Files.readString(file);
+        target.close();
+        assertThatThrownBy(() -> Exporter.builder().build().exportFile(target, file))
+                .isInstanceOf(dev.forge.memory.BackendUnavailableException.class);
+        assertThat(Files.readString(file)).as("a failed export leaves the file as it was").isEqualTo(exported);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".partial"));
+        }
+    }
 }

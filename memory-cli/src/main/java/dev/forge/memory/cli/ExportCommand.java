@@ -8,13 +8,9 @@ import dev.forge.memory.config.ResolvedConfig;
 import dev.forge.memory.transfer.ExportResult;
 import dev.forge.memory.transfer.Exporter;
 import dev.forge.memory.transfer.TransferFormat;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -81,37 +77,11 @@ final class ExportCommand implements Callable<Integer> {
     }
 
     private static ExportResult exportToFile(Exporter exporter, MemoryProvider memory, Path file) {
-        Path parent = file.getParent();
-        Path partial;
-        try {
-            partial = Files.createTempFile(parent, "." + file.getFileName() + ".", ".partial");
-        } catch (IOException e) {
-            throw new CliIoException("The export cannot be written to " + file, e);
+        if (file.getParent() == null || !Files.isDirectory(file.getParent())) {
+            throw new CliIoException("The export cannot be written to " + file,
+                    new java.nio.file.NoSuchFileException(String.valueOf(file.getParent())));
         }
-        boolean done = false;
-        try {
-            ExportResult result;
-            try (OutputStream stream = new BufferedOutputStream(Files.newOutputStream(partial), 1 << 16)) {
-                result = exporter.export(memory, stream);
-            }
-            try {
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-            done = true;
-            return result;
-        } catch (IOException e) {
-            throw new CliIoException("The export cannot be written to " + file, e);
-        } finally {
-            if (!done) {
-                try {
-                    Files.deleteIfExists(partial);
-                } catch (IOException ignored) {
-                    // Best effort: the partial file has a name that says what it is.
-                }
-            }
-        }
+        return exporter.exportFile(memory, file);
     }
 
     private void report(String provider, String where, TransferFormat chosen, ExportResult result, boolean toStdout) {

@@ -140,4 +140,11 @@ class TransferCommandsTest {
         assertThat(cli.fails(ExitCodes.USAGE, "migrate", "--to-provider", "markdown").err()).contains("the source itself");
         assertThat(cli.fails(ExitCodes.CONFIGURATION, "migrate", "--to-provider", "nosuch").err()).contains("nosuch");
     }
+
+    @Test
+    void an_export_into_a_missing_directory_exits_4_and_writes_nothing() {
+        Path file = root.resolve("missing").resolve("memories.json");
+        assertThat(cli.fails(ExitCodes.BACKEND, "export", "--out", file.toString()).err()).contains(file.toString());
+        assertThat(root.resolve("missing")).doesNotExist();
+    }
 }
