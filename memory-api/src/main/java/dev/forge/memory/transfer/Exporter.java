@@ -124,30 +124,41 @@ public final class Exporter {
             entries.put(scope, 0L);
         }
         long[] counts = new long[3];
-        try (ExportWriter writer = output.open()) {
-            progress.update("export", 0, -1);
-            new ProviderRecords(provider, scopes, pageSize).read(new RecordVisitor() {
-                @Override
-                public void entry(long ordinal, String location, Records.Entry entry) {
-                    MemoryEntry current = entry.current();
-                    write(() -> writer.entry(entry));
-                    entries.merge(current.scope(), 1L, Long::sum);
-                    counts[0] += entry.history().size();
-                    tick(ordinal);
-                }
+        try {
+            ExportWriter writer = output.open();
+            boolean complete = false;
+            try {
+                progress.update("export", 0, -1);
+                new ProviderRecords(provider, scopes, pageSize).read(new RecordVisitor() {
+                    @Override
+                    public void entry(long ordinal, String location, Records.Entry entry) {
+                        MemoryEntry current = entry.current();
+                        write(() -> writer.entry(entry));
+                        entries.merge(current.scope(), 1L, Long::sum);
+                        counts[0] += entry.history().size();
+                        tick(ordinal);
+                    }
 
-                @Override
-                public void relation(long ordinal, String location, Records.Relation relation) {
-                    write(() -> writer.relation(relation));
-                    counts[1]++;
-                    tick(ordinal);
-                }
+                    @Override
+                    public void relation(long ordinal, String location, Records.Relation relation) {
+                        write(() -> writer.relation(relation));
+                        counts[1]++;
+                        tick(ordinal);
+                    }
 
-                @Override
-                public void invalid(long ordinal, String location, String message) {
-                    throw new IllegalStateException(location + ": " + message);
+                    @Override
+                    public void invalid(long ordinal, String location, String message) {
+                        throw new IllegalStateException(location + ": " + message);
+                    }
+                });
+                complete = true;
+            } finally {
+                if (complete) {
+                    writer.close();
+                } else {
+                    writer.abandon();
                 }
-            });
+            }
         } catch (IOException | UncheckedIOException e) {
             throw new StorageException("Cannot write the export: " + e.getMessage(), e);
         }

@@ -88,7 +88,7 @@ public final class Importer {
         try {
             spool = Files.createTempFile("forge-memory-import", format == TransferFormat.JSONL ? ".jsonl" : ".json");
             Files.copy(in, spool, StandardCopyOption.REPLACE_EXISTING);
-            return importFile(spool, format, target);
+            return run(new FileRecords(spool, format, "the input stream"), target);
         } catch (IOException e) {
             throw new StorageException("Cannot buffer the import stream in a temporary file: " + e.getMessage(), e);
         } finally {
@@ -128,7 +128,12 @@ public final class Importer {
         }
         Write write = new Write(target, check.skip, check.records);
         progress.update("import", 0, check.records);
+        // Entries first, then relations, whatever order the input has them in: a relation needs both its ends.
         source.read(write);
+        if (check.relations > 0) {
+            write.relationsPass = true;
+            source.read(write);
+        }
         progress.update("import", check.records, check.records);
         return new ImportResult(target.name(), write.created, write.overwritten, write.unchanged, write.skipped,
                 write.historyWritten, write.historyDropped, write.notRestored, write.relationsWritten,
@@ -140,10 +145,12 @@ public final class Importer {
         private final MemoryProvider target;
         private final KeyHashes entries = new KeyHashes();
         private final List<long[]> relationEnds = new ArrayList<>();
-        private final Map<Long, TransferProblem> problems = new HashMap<>();
+        // The earliest problems in input order: later finds (duplicates, relation ends) may come before earlier ones.
+        private final java.util.TreeMap<Long, TransferProblem> problems = new java.util.TreeMap<>();
         private final BitSet skip = new BitSet();
         private long problemCount;
         private long records;
+        private long relations;
 
         Check(MemoryProvider target) {
             this.target = target;
@@ -164,6 +171,7 @@ public final class Importer {
         @Override
         public void relation(long ordinal, String location, Records.Relation relation) {
             count();
+            relations++;
             relationEnds.add(new long[] {KeyHashes.of(relation.from()), KeyHashes.of(relation.to()), ordinal});
         }
 
@@ -183,13 +191,14 @@ public final class Importer {
         void problem(long ordinal, String location, String message) {
             problemCount++;
             skip.set(Math.toIntExact(ordinal));
-            if (problems.size() < TransferProblem.MAX_LISTED) {
-                problems.put(ordinal, new TransferProblem(location, message));
+            problems.put(ordinal, new TransferProblem(location, message));
+            if (problems.size() > TransferProblem.MAX_LISTED) {
+                problems.pollLastEntry();
             }
         }
 
         List<TransferProblem> listed() {
-            return problems.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(Map.Entry::getValue).toList();
+            return List.copyOf(problems.values());
         }
 
         /** Confirms fingerprint hints on the real keys: duplicate keys, and relation ends missing from the input. */
@@ -261,6 +270,8 @@ public final class Importer {
         long notRestored;
         long relationsWritten;
         long relationsDropped;
+        /** False while entries are written, true while relations are: two reads, so relations find their ends. */
+        boolean relationsPass;
         private long done;
 
         Write(MemoryProvider target, BitSet skip, long total) {
@@ -274,6 +285,9 @@ public final class Importer {
 
         @Override
         public void entry(long ordinal, String location, Records.Entry entry) {
+            if (relationsPass) {
+                return;
+            }
             tick();
             if (skip.get(Math.toIntExact(ordinal))) {
                 return;
@@ -287,9 +301,7 @@ public final class Importer {
             }
             if (restoring.isPresent()) {
                 List<MemoryEntry> chain = history.isPresent() ? entry.chain() : List.of(current);
-                if (history.isPresent()) {
-                    historyWritten += entry.history().size();
-                } else {
+                if (history.isEmpty()) {
                     historyDropped += entry.history().size();
                 }
                 if (existing.isPresent() && existing.get().equals(current)
@@ -298,6 +310,9 @@ public final class Importer {
                     return;
                 }
                 restoring.get().restore(chain);
+                if (history.isPresent()) {
+                    historyWritten += entry.history().size();
+                }
             } else {
                 historyDropped += entry.history().size();
                 if (existing.isPresent() && existing.get().sameContentAs(current)) {
@@ -316,6 +331,9 @@ public final class Importer {
 
         @Override
         public void relation(long ordinal, String location, Records.Relation relation) {
+            if (!relationsPass) {
+                return;
+            }
             tick();
             if (skip.get(Math.toIntExact(ordinal))) {
                 return;
@@ -330,7 +348,9 @@ public final class Importer {
 
         @Override
         public void invalid(long ordinal, String location, String message) {
-            tick();
+            if (!relationsPass) {
+                tick();
+            }
         }
 
         private void tick() {

@@ -210,4 +210,76 @@ class TransferFileTest {
             assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".partial"));
         }
     }
+
+    @Test
+    void relations_before_their_entries_are_made_after_all_entries() throws IOException {
+        String relation = "{\"kind\":\"relation\",\"from\":\"a\",\"to\":\"b\",\"type\":\"USES\",\"scope\":\"project\"}";
+        Path lines = file("order.jsonl", HEADER, entry("c", "project", "x"), relation, entry("a", "project", "x"), entry("b", "project", "y"));
+        assertThat(Importer.builder().build().importFile(lines, target).relationsWritten()).isEqualTo(1);
+
+        MemoryProvider other = new InMemoryMemoryProvider(new InMemoryStore(), ProviderContext.builder().projectId("p")
+                .sessionId("s").baseDirectory(dir).build());
+        String json = "{\"format\":\"forge-memory\",\"version\":\"1.0\",\"relations\":[" + relation.replace("\"kind\":\"relation\",", "")
+                + "],\"scopes\":{\"project\":[" + entry("a", "project", "x").replace("\"kind\":\"entry\",", "") + ","
+                + entry("b", "project", "y").replace("\"kind\":\"entry\",", "") + "]}}";
+        ImportResult result = Importer.builder().build().importFile(Files.writeString(dir.resolve("order.json"), json), other);
+        assertThat(result.relationsWritten()).isEqualTo(1);
+        assertThat(other.requireGraph().relations(new EntryRef("a", Scope.PROJECT), dev.forge.memory.Direction.OUTGOING)).hasSize(1);
+    }
+
+    @Test
+    void a_decimal_a_double_cannot_hold_is_refused_not_rounded() throws IOException {
+        Path file = file("decimal.jsonl", HEADER, entry("a", "project", "x").replace("\"metadata\":{}", "\"metadata\":{\"p\":19.999999999999999999,\"q\":0.75}"),
+                entry("b", "project", "x").replace("\"metadata\":{}", "\"metadata\":{\"q\":0.75,\"r\":1.0E-5}"));
+        assertThat(failure(file).problems()).singleElement().satisfies(p -> {
+            assertThat(p.location()).isEqualTo("line 2");
+            assertThat(p.message()).contains("double");
+        });
+        Importer.builder().skipInvalid(true).build().importFile(file, target);
+        assertThat(target.get("b", Scope.PROJECT).orElseThrow().metadata()).isEqualTo(Map.of("q", 0.75, "r", 1.0E-5));
+    }
+
+    @Test
+    void an_export_that_fails_part_way_is_not_a_complete_document() throws IOException {
+        for (int i = 0; i < 1500; i++) {
+            target.set(String.format("k%04d", i), "value " + i, Scope.PROJECT);
+        }
+        java.io.StringWriter out = new java.io.StringWriter();
+        Exporter exporter = Exporter.builder().pageSize(1000).progress((phase, done, total) -> {
+            if (done == 1000) {
+                target.close();
+            }
+        }).build();
+
+        assertThatThrownBy(() -> exporter.export(target, out)).isInstanceOf(dev.forge.memory.BackendUnavailableException.class);
+
+        assertThat(out.toString()).contains("\"k0999\"").doesNotContain("\"k1000\"");
+        Path partial = dir.resolve("partial.json");
+        Files.writeString(partial, out.toString());
+        open();
+        assertThat(failure(partial)).hasMessageContaining("truncated");
+    }
+
+    @Test
+    void importing_again_reports_no_history_written() throws IOException {
+        MemoryProvider source = new InMemoryMemoryProvider(new InMemoryStore(), ProviderContext.builder().projectId("q")
+                .sessionId("s").baseDirectory(dir).build());
+        source.set("k", "one", Scope.PROJECT);
+        source.set("k", "two", Scope.PROJECT);
+        Path file = dir.resolve("again.json");
+        Exporter.builder().build().exportFile(source, file);
+
+        assertThat(Importer.builder().build().importFile(file, target).historyVersionsWritten()).isEqualTo(1);
+        ImportResult again = Importer.builder().build().importFile(file, target);
+        assertThat(again.unchanged()).isEqualTo(1);
+        assertThat(again.historyVersionsWritten()).isZero();
+    }
+
+    @Test
+    void header_fields_must_be_strings_and_a_document_needs_scopes() throws IOException {
+        assertThat(failure(file("num.jsonl", HEADER.replace("\"1.0\"", "1.0"), entry("a", "project", "x"))))
+                .hasMessageContaining("must be strings");
+        assertThat(failure(Files.writeString(dir.resolve("noscopes.json"), "{\"format\":\"forge-memory\",\"version\":\"1.0\"}")))
+                .hasMessageContaining("'scopes' is missing");
+    }
 }

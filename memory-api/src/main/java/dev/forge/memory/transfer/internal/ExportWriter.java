@@ -37,6 +37,8 @@ public final class ExportWriter implements Closeable {
         this.format = format;
         this.out = generator;
         out.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        // close() must not end open arrays and objects by itself: an abandoned export has to stay visibly unfinished.
+        out.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT);
         if (format == TransferFormat.JSON) {
             out.setPrettyPrinter(new DefaultPrettyPrinter());
         } else {
@@ -113,6 +115,15 @@ public final class ExportWriter implements Closeable {
 
     private void newline() throws IOException {
         out.writeRaw('\n');
+    }
+
+    /**
+     * Flushes what was written without ending the document, after a failure: a JSON document is then visibly
+     * truncated (an import refuses it) rather than a complete document missing entries. The stream stays open.
+     */
+    public void abandon() throws IOException {
+        out.flush();
+        out.close();
     }
 
     /** Ends the document and flushes it; the stream stays open. */

@@ -34,22 +34,31 @@ import java.util.Optional;
  */
 public final class FileRecords implements RecordSource {
 
-    private static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    // Decimals are read exactly, so that metadata a double cannot hold is refused (as the API refuses it), never rounded.
+    private static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     // One JSON value a line, nothing after it; the document parser reads on past each record, so only lines check this.
     private static final ObjectReader TREE = STRICT.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final Path file;
     private final TransferFormat format;
+    private final String name;
 
     /** Reads {@code file} in {@code format}. */
     public FileRecords(Path file, TransferFormat format) {
+        this(file, format, file.toString());
+    }
+
+    /** Reads {@code file} in {@code format}, naming it {@code name} in messages (a spooled stream, say). */
+    public FileRecords(Path file, TransferFormat format, String name) {
         this.file = file;
         this.format = format;
+        this.name = name;
     }
 
     @Override
     public String describe() {
-        return file.toString();
+        return name;
     }
 
     @Override
@@ -67,7 +76,7 @@ public final class FileRecords implements RecordSource {
         } catch (CharacterCodingException e) {
             throw fatal("file", "the file is not valid UTF-8", e);
         } catch (IOException e) {
-            throw new StorageException("Cannot read " + file + ": " + e.getMessage(), e);
+            throw new StorageException("Cannot read " + name + ": " + e.getMessage(), e);
         }
     }
 
@@ -133,6 +142,7 @@ public final class FileRecords implements RecordSource {
         long ordinal = 0;
         String formatName = null;
         String version = null;
+        boolean scopes = false;
         try (JsonParser parser = STRICT.createParser(reader)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw fatal(at(parser), "a JSON export is one object starting with '{'", null);
@@ -154,6 +164,7 @@ public final class FileRecords implements RecordSource {
                         }
                     }
                     case "scopes" -> {
+                        scopes = true;
                         expect(parser, value, JsonToken.START_OBJECT, "$.scopes", "an object with an array per scope");
                         while (parser.nextToken() == JsonToken.FIELD_NAME) {
                             String name = parser.getCurrentName();
@@ -209,6 +220,9 @@ public final class FileRecords implements RecordSource {
             throw fatal("$", "the header field '" + (formatName == null ? "format" : "version")
                     + "' is missing; a forge-memory export has \"format\": \"forge-memory\" and \"version\": \"1.0\"", null);
         }
+        if (!scopes) {
+            throw fatal("$", "the field 'scopes' is missing; an export lists its entries under \"scopes\" (it may be {})", null);
+        }
     }
 
     private void checkHeader(JsonNode node, String location, boolean lines) {
@@ -220,6 +234,9 @@ public final class FileRecords implements RecordSource {
         if (formatNode == null || versionNode == null) {
             throw fatal(location, "the header needs \"format\": \"forge-memory\" and \"version\": \"1.0\""
                     + (node.has("kind") ? "; this line is a record, so the header line is missing" : ""), null);
+        }
+        if (!formatNode.isTextual() || !versionNode.isTextual()) {
+            throw fatal(location, "the header fields format and version must be strings, as in \"version\": \"1.0\"", null);
         }
         checkFormat(formatNode.asText(), location);
         checkVersion(versionNode.asText(), location);
@@ -261,6 +278,6 @@ public final class FileRecords implements RecordSource {
 
     private TransferFileException fatal(String location, String message, Throwable cause) {
         TransferProblem problem = new TransferProblem(location, message);
-        return new TransferFileException("Cannot import " + file + ": " + problem + ". Nothing was imported.", List.of(problem), cause);
+        return new TransferFileException("Cannot import " + name + ": " + problem + ". Nothing was imported.", List.of(problem), cause);
     }
 }

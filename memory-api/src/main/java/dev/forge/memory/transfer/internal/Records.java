@@ -30,8 +30,9 @@ public final class Records {
     /** The format version this code writes and reads. */
     public static final String VERSION = "1.0";
 
-    /** Jackson for the format: plain, no features beyond the defaults. */
-    public static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Jackson for the format; decimals are read exactly (see {@link EntryRules#normalizeMetadata}). */
+    public static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -145,6 +146,9 @@ public final class Records {
     public static Entry decodeEntry(JsonNode node, Optional<Scope> implied) throws RecordException {
         ObjectNode object = object(node, "an entry");
         checkFields(object, ENTRY_FIELDS, "an entry");
+        if (object.has("kind") && !"entry".equals(object.get("kind").asText())) {
+            throw new RecordException("field 'kind' is " + object.get("kind") + " in the list of entries");
+        }
         String key = text(object, "key");
         try {
             Keys.validate(key);
@@ -180,6 +184,9 @@ public final class Records {
     public static Relation decodeRelation(JsonNode node) throws RecordException {
         ObjectNode object = object(node, "a relation");
         checkFields(object, RELATION_FIELDS, "a relation");
+        if (object.has("kind") && !"relation".equals(object.get("kind").asText())) {
+            throw new RecordException("field 'kind' is " + object.get("kind") + " in the list of relations");
+        }
         String from = text(object, "from");
         String to = text(object, "to");
         String type = text(object, "type");
