@@ -271,6 +271,15 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
 
     /** The configuration builder for this call: every option and the environment applied. */
     Memories.Builder memories() {
+        return memoriesFor(provider, configFile);
+    }
+
+    /**
+     * The configuration builder for this call's project, session and environment with the given overrides: the
+     * configured provider's (--memory-provider, --memory-config), or another's (a migration's target). A null
+     * {@code provider} or {@code configFile} leaves the config files and the environment to decide.
+     */
+    Memories.Builder memoriesFor(String provider, Path configFile) {
         Memories.Builder builder = Memories.builder()
                 .projectDirectory(projectDirectory())
                 .environment(environment)
@@ -281,23 +290,6 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
         }
         if (configFile != null) {
             // A file named on the command line is relative to the working directory, as a user expects.
-            builder.configFile(configFile.toAbsolutePath().normalize());
-        }
-        return builder;
-    }
-
-    /**
-     * The configuration builder for another provider than the configured one (a migration's target): this call's
-     * project, session and environment, with {@code provider} and, if given, the settings of {@code configFile}.
-     */
-    Memories.Builder memoriesFor(String provider, Path configFile) {
-        Memories.Builder builder = Memories.builder()
-                .projectDirectory(projectDirectory())
-                .environment(environment)
-                .userHome(userHome)
-                .sessionId(sessionId())
-                .provider(provider);
-        if (configFile != null) {
             builder.configFile(configFile.toAbsolutePath().normalize());
         }
         return builder;
