@@ -178,4 +178,14 @@ public abstract class MemoryProviderConformance {
             return MemoryProviderConformance.this.openProvider(context);
         }
     }
+
+    /** Consolidation and prompt context through the public API: nothing lost, failures change nothing, pages cover all. */
+    @Nested
+    @DisplayName("Consolidation")
+    class ConsolidationAndContext extends ConsolidationContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
 }

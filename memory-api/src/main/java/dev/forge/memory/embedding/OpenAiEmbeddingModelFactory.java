@@ -2,12 +2,10 @@ package dev.forge.memory.embedding;
 
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.embedding.internal.OpenAiEmbeddingModel;
+import dev.forge.memory.internal.OpenAiHttp;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.TimeSpan;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * The {@code openai} model: any service that speaks OpenAI's {@code POST /v1/embeddings} protocol (OpenAI itself,
@@ -123,30 +121,7 @@ public final class OpenAiEmbeddingModelFactory implements EmbeddingModelFactory 
         }
 
         private static String checkUrl(String url) {
-            URI uri;
-            try {
-                uri = new URI(url);
-            } catch (URISyntaxException e) {
-                throw new ConfigurationException("'url' of the openai model is not a URL: " + e.getMessage());
-            }
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-                throw new ConfigurationException("'url' of the openai model must be an http or https URL with a host, "
-                        + "such as https://api.openai.com/v1 or http://localhost:11434/v1.");
-            }
-            if (uri.getRawUserInfo() != null) {
-                throw new ConfigurationException("'url' of the openai model must not hold credentials; put the key in "
-                        + "'api_key'.");
-            }
-            if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-                throw new ConfigurationException("'url' of the openai model must not have a query or fragment: give the "
-                        + "base URL, to which /embeddings is added.");
-            }
-            String text = uri.toString();
-            while (text.endsWith("/")) {
-                text = text.substring(0, text.length() - 1);
-            }
-            return text;
+            return OpenAiHttp.checkBaseUrl(url, "the openai model", "/embeddings");
         }
 
         /** Says whether a key is set, never the key. */

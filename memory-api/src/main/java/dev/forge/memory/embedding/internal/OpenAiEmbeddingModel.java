@@ -10,6 +10,7 @@ import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.embedding.EmbeddingServiceException;
 import dev.forge.memory.embedding.OpenAiEmbeddingModelFactory;
 import dev.forge.memory.embedding.OpenAiEmbeddingModelFactory.Settings;
+import dev.forge.memory.internal.OpenAiHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,7 +28,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -47,7 +47,6 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
     private static final Logger LOG = LoggerFactory.getLogger(OpenAiEmbeddingModel.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration MAX_WAIT = Duration.ofSeconds(60);
-    private static final int EXCERPT = 300;
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
     private final Settings settings;
@@ -62,9 +61,7 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
     private OpenAiEmbeddingModel(Settings settings) {
         this.settings = settings;
         this.endpoint = URI.create(settings.url() + "/embeddings");
-        URI base = URI.create(settings.url());
-        this.where = base.getHost().toLowerCase(Locale.ROOT) + (base.getPort() >= 0 ? ":" + base.getPort() : "")
-                + (base.getRawPath() == null ? "" : base.getRawPath());
+        this.where = OpenAiHttp.where(settings.url());
         int number = CLIENTS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
@@ -342,26 +339,12 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
                 status, excerpt, cause);
     }
 
-    /** The start of a body on one line, with the key cut out in case the service echoes it. */
     private String excerpt(String body) {
-        if (body == null) {
-            return "";
-        }
-        String text = body.length() > EXCERPT * 4 ? body.substring(0, EXCERPT * 4) : body;
-        if (settings.apiKey() != null) {
-            text = text.replace(settings.apiKey(), "***");
-        }
-        text = text.replaceAll("\\s+", " ").replaceAll("\\p{Cntrl}", "").trim();
-        return text.length() > EXCERPT ? text.substring(0, EXCERPT) + "..." : text;
+        return OpenAiHttp.excerpt(body, settings.apiKey());
     }
 
     private static String hint(int status) {
-        return switch (status) {
-            case 401, 403 -> ". Check 'api_key'.";
-            case 404 -> ". Check 'url' (it should end in /v1) and 'remote_model'.";
-            case 301, 302, 303, 307, 308 -> ". Redirects are not followed: set 'url' to the address it points to.";
-            default -> ".";
-        };
+        return OpenAiHttp.hint(status, "remote_model");
     }
 
     private Duration backoff(int attempt) {

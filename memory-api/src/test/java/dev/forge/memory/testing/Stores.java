@@ -1,0 +1,135 @@
+package dev.forge.memory.testing;
+
+import dev.forge.memory.Capability;
+import dev.forge.memory.Hit;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Query;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.Transactions;
+import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.inmemory.InMemoryMemoryProviderFactory;
+import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.spi.ProviderRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Real in-memory stores for the tests of the context and consolidation packages, with a clock that ticks per read. */
+public final class Stores {
+
+    /** Where every {@link Ticking} clock starts. */
+    public static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+    private Stores() {
+    }
+
+    /** A fresh in-memory provider (every capability but semantic search) on {@code clock}. */
+    public static MemoryProvider inMemory(Clock clock) {
+        return new InMemoryMemoryProviderFactory().open(ProviderContext.builder().projectId("p").sessionId("s")
+                .clock(clock).registry(ProviderRegistry.of()).build());
+    }
+
+    /**
+     * The same store as seen by a provider that lacks {@code missing}: keyword search refused with
+     * {@link UnsupportedCapabilityException}, transactions absent. Every other call goes to the real store.
+     */
+    public static MemoryProvider without(MemoryProvider store, Capability... missing) {
+        return new Without(store, EnumSet.copyOf(List.of(missing)));
+    }
+
+    /** A clock that moves one minute forward each time it is read, from {@link #START}. */
+    public static final class Ticking extends Clock {
+        private Instant now = START;
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public synchronized Instant instant() {
+            Instant read = now;
+            now = now.plus(Duration.ofMinutes(1));
+            return read;
+        }
+    }
+
+    private record Without(MemoryProvider store, Set<Capability> missing) implements MemoryProvider {
+
+        @Override
+        public String name() {
+            return "without-" + missing.toString().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        @Override
+        public Optional<MemoryEntry> get(String key, Scope scope) {
+            return store.get(key, scope);
+        }
+
+        @Override
+        public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
+            return store.set(key, value, scope, tags, metadata);
+        }
+
+        @Override
+        public List<MemoryEntry> query(Query query) {
+            return store.query(query);
+        }
+
+        @Override
+        public List<Hit> search(SearchRequest request) {
+            if (missing.contains(request.mode().requiredCapability())) {
+                throw new UnsupportedCapabilityException(name(), request.mode().requiredCapability());
+            }
+            return store.search(request);
+        }
+
+        @Override
+        public boolean delete(String key, Scope scope) {
+            return store.delete(key, scope);
+        }
+
+        @Override
+        public int clear(Scope scope) {
+            return store.clear(scope);
+        }
+
+        @Override
+        public Set<Capability> capabilities() {
+            EnumSet<Capability> capabilities = EnumSet.noneOf(Capability.class);
+            capabilities.addAll(store.capabilities());
+            capabilities.removeAll(missing);
+            capabilities.remove(Capability.TRANSACTIONS);
+            capabilities.remove(Capability.GRAPH);
+            capabilities.remove(Capability.HISTORY);
+            capabilities.remove(Capability.TOMBSTONES);
+            capabilities.remove(Capability.RESTORE);
+            capabilities.remove(Capability.REINDEX);
+            return capabilities;
+        }
+
+        @Override
+        public Optional<Transactions> transactions() {
+            return Optional.empty();
+        }
+
+        @Override
+        public void close() {
+            store.close();
+        }
+    }
+}
