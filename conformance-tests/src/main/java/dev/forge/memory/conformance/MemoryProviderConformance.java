@@ -188,4 +188,14 @@ public abstract class MemoryProviderConformance {
             return MemoryProviderConformance.this.openProvider(context);
         }
     }
+
+    /** Layered plugin memory on this provider: the Last Updated line, review history pruning, staleness. */
+    @Nested
+    @DisplayName("Lifecycle")
+    class Lifecycle extends LifecycleContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
 }
