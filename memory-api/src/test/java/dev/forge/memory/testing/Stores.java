@@ -39,8 +39,9 @@ public final class Stores {
     }
 
     /**
-     * The same store as seen by a provider that lacks {@code missing}: keyword search refused with
-     * {@link UnsupportedCapabilityException}, transactions absent. Every other call goes to the real store.
+     * The same store as seen by a plain provider without facets (no transactions, history, graph...) that also lacks
+     * {@code missing}: a search of a missing mode is refused with {@link UnsupportedCapabilityException}, as a provider
+     * does. Every other call goes to the real store.
      */
     public static MemoryProvider without(MemoryProvider store, Capability... missing) {
         return new Without(store, EnumSet.copyOf(List.of(missing)));
