@@ -77,7 +77,8 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
     /** The one sentence reported for a failure. */
     static String message(Throwable failure) {
         String message = failure.getMessage();
-        if (failure instanceof MemoryException || failure instanceof UsageException || failure instanceof CliIoException) {
+        if (failure instanceof MemoryException || failure instanceof UsageException || failure instanceof CliIoException
+                || failure instanceof CommandFailedException) {
             return oneLine(message != null ? message : failure.getClass().getSimpleName());
         }
         return oneLine("unexpected error: " + failure + ". Run again with --verbose for the stack trace.");

@@ -68,6 +68,10 @@ import picocli.CommandLine.Spec;
             ExportCommand.class,
             ImportCommand.class,
             MigrateCommand.class,
+            StalenessCommand.class,
+            PruneCommand.class,
+            ConsolidateCommand.class,
+            ContextCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {
