@@ -521,6 +521,28 @@ class LayeredLayoutTest {
         }
     }
 
+    @Test
+    void version_files_of_the_standard_layout_are_reported_and_read_once_moved_to_the_version_directory()
+            throws IOException {
+        try (MarkdownMemoryProvider standard = Stores.open(base, new MarkdownConfig("memory", null, null, false))) {
+            standard.set("build-tool", "Maven", Scope.PROJECT);
+        }
+        Path old = memoryFiles(memory()).get(0);
+        try (MarkdownMemoryProvider provider = open()) {
+            assertThat(provider.get("build-tool", Scope.PROJECT)).isEmpty();
+            assertThat(provider.doctor()).singleElement().satisfies(problem -> {
+                assertThat(problem.location()).isEqualTo(old.toString());
+                assertThat(problem.problem()).contains("standard layout").contains(".forge/versions");
+            });
+        }
+        Files.createDirectories(memory().resolve(".forge/versions"));
+        Files.move(old, memory().resolve(".forge/versions").resolve(old.getFileName()));
+        try (MarkdownMemoryProvider provider = open()) {
+            assertThat(provider.get("build-tool", Scope.PROJECT).map(MemoryEntry::value)).contains("Maven");
+            assertThat(provider.doctor()).isEmpty();
+        }
+    }
+
     // ---- configuration
 
     @Test
