@@ -1,7 +1,10 @@
 package dev.forge.memory.markdown;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.ByteSize;
+import java.util.Locale;
 
 /**
  * The settings of the {@code markdown} provider, bound from its config block with
@@ -16,6 +19,7 @@ import dev.forge.memory.spi.ByteSize;
  *     global_path: ~/.forge/memory # GLOBAL memories; default $FORGE_HOME/memory, else ~/.forge/memory
  *     max_file_size: 8MB           # larger memory files are skipped and reported by doctor; default 8MB
  *     fsync: true                  # force every write to the disk before it counts; default true
+ *     layout: standard             # or layered: PROJECT memories at the Forge plugin's paths; default standard
  * }</pre>
  *
  * <p>{@code path} may contain {@code {project}}, replaced by the project id (made safe as a file name), so that
@@ -27,8 +31,9 @@ import dev.forge.memory.spi.ByteSize;
  * @param maxFileSize the largest memory file read, 64KB to 256MB; a larger one (a person's mistake, or not a memory)
  *                    is skipped
  * @param fsync       whether writes are forced to the disk (and so survive a power loss, not just a crash)
+ * @param layout      how the PROJECT directory is laid out; see {@link Layout}
  */
-public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync) {
+public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync, Layout layout) {
 
     /** The default {@code path}: {@code .forge/memory} under the project directory. */
     public static final String DEFAULT_PATH = ".forge/memory";
@@ -61,10 +66,53 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
         if (fsync == null) {
             fsync = Boolean.TRUE;
         }
+        if (layout == null) {
+            layout = Layout.STANDARD;
+        }
+    }
+
+    /** The settings given, in the {@linkplain Layout#STANDARD standard} layout. */
+    public MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync) {
+        this(path, globalPath, maxFileSize, fsync, null);
     }
 
     /** Every setting at its default. */
     public static MarkdownConfig defaults() {
-        return new MarkdownConfig(null, null, null, null);
+        return new MarkdownConfig(null, null, null, null, null);
+    }
+
+    /** How the PROJECT directory ({@code path}) is laid out. GLOBAL memories always use the standard layout. */
+    public enum Layout {
+        /** Every version a {@code mem_<uuid>.md} file in {@code path}; SESSION memories in {@code path/session/<id>}. */
+        STANDARD,
+        /**
+         * The Forge plugin's memory directory: the current value of a key such as
+         * {@code skills/python-code-review/my-api/review_history} is the file {@code <path>/<key>.md}, byte for byte,
+         * and the version files live in {@code <path>/.forge/versions} (SESSION ones in its {@code session/<id>}).
+         */
+        LAYERED;
+
+        /**
+         * Parses the config form, ignoring case: {@code standard} or {@code layered}.
+         *
+         * @throws ConfigurationException for any other text
+         */
+        @JsonCreator
+        public static Layout parse(String text) {
+            if (text != null) {
+                for (Layout layout : values()) {
+                    if (layout.id().equalsIgnoreCase(text.trim())) {
+                        return layout;
+                    }
+                }
+            }
+            throw new ConfigurationException("'layout' cannot be '" + text + "': use standard or layered.");
+        }
+
+        /** The lower-case name config uses. */
+        @JsonValue
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 }

@@ -71,6 +71,20 @@ import java.util.Set;
  * the machine, group members included, have no reason to read. (Stricter than the {@code 0750} of the original
  * design, for that reason.)
  *
+ * <h2>The layered layout</h2>
+ * With {@code layout: layered} ({@link MarkdownConfig.Layout#LAYERED}) the project directory is a Forge plugin memory
+ * directory. The version files of PROJECT memories move to {@code <path>/.forge/versions/} (SESSION ones to its
+ * {@code session/<id>/}), and the current value of each key of the form {@code projects/{project}/{file}},
+ * {@code skills/{skill}/{project}/{file}}, {@code commands/{project}/{file}} or {@code agents/{agent}/{file}} is also
+ * the file {@code <path>/<key>.md}, byte for byte, without front-matter: its document. Each name is a letter or digit,
+ * then letters, digits, {@code .}, {@code _} or {@code -}, without {@code ..}; {@code index}, {@code lifecycle} and
+ * {@code quality_guidance} are the plugin's structural files, never memories. Other keys live only in the version
+ * files. A document is the truth for its key's current value: one another tool wrote or edited shows as the next
+ * version (with the tags, metadata and relations of the head), one it removed as a deletion, and the next write
+ * records that version in the chain before its own. Writes change the document first, then the chain, so a crash in
+ * between shows the write in flight early and loses nothing. Reads write nothing. GLOBAL memories keep the standard
+ * layout.
+ *
  * <h2>Versions</h2>
  * Files are never changed to change a value: {@code set} writes the next version, which {@code supersedes} the
  * previous head. {@code delete} and {@code clear} write a tombstone version ({@code tombstone: true}), so the history
@@ -142,7 +156,8 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
         Path global = config.globalPath() == null ? context.forgeHome().resolve("memory")
                 : context.resolve(config.globalPath());
         return new MarkdownMemoryProvider(MarkdownStore.open(NAME, context.clock(), context.sessionId(),
-                config.maxFileSize().bytes(), config.fsync(), project, global));
+                config.maxFileSize().bytes(), config.fsync(), project, global,
+                config.layout() == MarkdownConfig.Layout.LAYERED));
     }
 
     @Override
@@ -153,6 +168,14 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
     /** The directory of this project's memories. */
     public Path projectDirectory() {
         return store.projectDirectory();
+    }
+
+    /**
+     * The directory of this project's version files: the {@linkplain #projectDirectory() project directory} in the
+     * standard layout, its {@code .forge/versions} in the layered one.
+     */
+    public Path versionDirectory() {
+        return store.versionDirectory();
     }
 
     /** The directory of this session's memories. */

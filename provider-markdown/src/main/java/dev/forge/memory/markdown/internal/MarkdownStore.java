@@ -2,6 +2,7 @@ package dev.forge.memory.markdown.internal;
 
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.ConflictException;
 import dev.forge.memory.Direction;
 import dev.forge.memory.EntryNotFoundException;
 import dev.forge.memory.EntryRef;
@@ -68,6 +69,9 @@ public final class MarkdownStore {
     /** The directory, under the project's memory directory, that holds one directory per session. */
     public static final String SESSION_DIRECTORY = "session";
 
+    /** The directory, under the project's memory directory, of the version files in the layered layout. */
+    public static final String LAYERED_VERSION_DIRECTORY = ".forge/versions";
+
     private final String provider;
     private final Clock clock;
     private final String sessionId;
@@ -78,6 +82,8 @@ public final class MarkdownStore {
     private final Shelf projectShelf;
     private final Shelf sessionShelf;
     private final Shelf globalShelf;
+    // The documents of the layered layout; null in the standard one.
+    private final Documents documents;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile boolean closed;
     private GraphView graph;
@@ -85,7 +91,7 @@ public final class MarkdownStore {
     private final Set<Root> cleaned = new java.util.HashSet<>();
 
     private MarkdownStore(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
-            Path projectDirectory, Path globalDirectory) {
+            Path projectDirectory, Path globalDirectory, boolean layered) {
         this.provider = provider;
         this.clock = clock;
         this.sessionId = sessionId;
@@ -93,9 +99,11 @@ public final class MarkdownStore {
         this.fsync = fsync;
         this.projectRoot = new Root(projectDirectory, fsync);
         this.globalRoot = new Root(globalDirectory, fsync);
-        this.projectShelf = new Shelf(Scope.PROJECT, projectDirectory, maxFileSize);
+        Path versions = layered ? projectDirectory.resolve(LAYERED_VERSION_DIRECTORY) : projectDirectory;
+        this.documents = layered ? new Documents(projectDirectory, maxFileSize) : null;
+        this.projectShelf = new Shelf(Scope.PROJECT, versions, maxFileSize, documents);
         this.sessionShelf = new Shelf(Scope.SESSION,
-                projectDirectory.resolve(SESSION_DIRECTORY).resolve(Keys.toFileName(sessionId)), maxFileSize);
+                versions.resolve(SESSION_DIRECTORY).resolve(Keys.toFileName(sessionId)), maxFileSize);
         this.globalShelf = new Shelf(Scope.GLOBAL, globalDirectory, maxFileSize);
     }
 
@@ -103,11 +111,14 @@ public final class MarkdownStore {
      * Opens the store: reads every memory file of the three directories. Creates and locks nothing: temporary files
      * a crashed writer left are removed by this provider's first write, under the lock.
      *
+     * @param layered whether the project directory has the layered layout: the version files in
+     *                {@value #LAYERED_VERSION_DIRECTORY}, and the current value of each layered key (see
+     *                {@link #isLayeredKey}) also in its document, {@code <projectDirectory>/<key>.md}
      * @throws ConfigurationException       if the project and global directories are the same
      * @throws BackendUnavailableException if a directory exists but cannot be read
      */
     public static MarkdownStore open(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
-            Path projectDirectory, Path globalDirectory) {
+            Path projectDirectory, Path globalDirectory, boolean layered) {
         if (projectDirectory.equals(globalDirectory) || projectDirectory.startsWith(globalDirectory)
                 || globalDirectory.startsWith(projectDirectory)) {
             throw new ConfigurationException("The project memory directory " + projectDirectory + " and the global one "
@@ -115,7 +126,7 @@ public final class MarkdownStore {
                     + "directory, or set 'path' or 'global_path' of the markdown provider to separate directories.");
         }
         MarkdownStore store = new MarkdownStore(provider, clock, sessionId, maxFileSize, fsync, projectDirectory,
-                globalDirectory);
+                globalDirectory, layered);
         try {
             store.scan(store.projectRoot, store.projectShelf, store.sessionShelf);
             store.scan(store.globalRoot, store.globalShelf);
@@ -165,8 +176,22 @@ public final class MarkdownStore {
         }
     }
 
+    /**
+     * Whether {@code key} is a key of the layered layout, {@code projects/{project}/{file}},
+     * {@code skills/{skill}/{project}/{file}}, {@code commands/{project}/{file}} or {@code agents/{agent}/{file}},
+     * whose PROJECT value is also the document {@code <project directory>/<key>.md} in that layout.
+     */
+    public static boolean isLayeredKey(String key) {
+        return LayeredPaths.isLayered(Objects.requireNonNull(key, "key"));
+    }
+
     /** This project's memory directory. */
     public Path projectDirectory() {
+        return projectRoot.directory();
+    }
+
+    /** The directory of this project's version files: the project directory, or its {@code .forge/versions}. */
+    public Path versionDirectory() {
         return projectShelf.directory();
     }
 
@@ -363,6 +388,75 @@ public final class MarkdownStore {
         return indexed;
     }
 
+    // ---- documents of the layered layout
+
+    /** Whether writes of {@code key} in {@code scope} change its document first. */
+    private boolean documented(Scope scope, String key) {
+        return documents != null && scope == Scope.PROJECT && LayeredPaths.isLayered(key);
+    }
+
+    /**
+     * Records in the chain the version that {@code key} shows from its document (an edit or a removal by another
+     * tool, a document nothing wrote yet), so that the history keeps it under the write that follows.
+     */
+    private void settle(Root root, Shelf shelf, String key) throws IOException {
+        if (!shelf.showsDocument(key)) {
+            return;
+        }
+        IndexedFile shown = shelf.chain(key).head();
+        MemoryFile file = shown.file().tombstone()
+                ? Entries.tombstone(shelf.storedChain(key).head().file(), MemoryFileCodec.newId(), now(), sessionId)
+                : Entries.toFile(shown.entry(), MemoryFileCodec.newId(), shown.file().supersedes(),
+                        shown.file().related(), sessionId, shown.file().extra());
+        create(root, shelf, file);
+    }
+
+    /**
+     * Refuses to write {@code key} while its document is there but cannot be read (not UTF-8, too large): the write
+     * would replace what a person saved.
+     */
+    private void requireReadableDocument(String key, String what) {
+        documents.unreadable(key).ifPresent(problem -> {
+            throw new StorageException("Cannot " + what + ": its document " + problem.location() + " cannot be read ("
+                    + problem.problem() + "). Nothing was written. Fix the file (or remove it), then try again.");
+        });
+    }
+
+    /**
+     * Writes ({@code value} present) or removes the document of {@code key}, then runs {@code chainWrite}; if that
+     * fails, puts the document back as it was. A crash in between leaves the document ahead of the chain, which
+     * then shows it as the next version: the write in flight shows early, nothing is lost.
+     */
+    private <T> T documentFirst(Shelf shelf, String key, Optional<String> value, IoWork<T> chainWrite)
+            throws IOException {
+        Optional<String> before = documents.document(key).map(Documents.Document::value);
+        changeDocument(shelf, key, value);
+        try {
+            return chainWrite.run();
+        } catch (IOException | RuntimeException e) {
+            try {
+                changeDocument(shelf, key, before);
+            } catch (IOException | RuntimeException undo) {
+                e.addSuppressed(undo);
+            }
+            throw e;
+        }
+    }
+
+    private void changeDocument(Shelf shelf, String key, Optional<String> value) throws IOException {
+        try {
+            if (value.isPresent()) {
+                AtomicFiles.createDirectories(shelf.directory(), fsync);
+                documents.write(key, value.get(), shelf.directory(), fsync);
+            } else {
+                documents.delete(key, fsync);
+            }
+        } finally {
+            shelf.documentChanged(key);
+            graph = null;
+        }
+    }
+
     // ---- entries
 
     /** The entry of {@code key} in {@code scope}, if live. */
@@ -376,8 +470,14 @@ public final class MarkdownStore {
     public MemoryEntry set(EntryWrite write) {
         Shelf shelf = shelf(write.scope());
         String key = write.key();
-        return writing(root(write.scope()), "write key '" + Keys.abbreviate(key) + "'", () -> {
+        String what = "write key '" + Keys.abbreviate(key) + "'";
+        boolean documented = documented(write.scope(), key);
+        return writing(root(write.scope()), what, () -> {
             shelf.recheck(key);
+            if (documented) {
+                requireReadableDocument(key, what);
+                settle(root(write.scope()), shelf, key);
+            }
             Chain chain = shelf.chain(key);
             Instant now = now();
             MemoryEntry entry;
@@ -396,6 +496,10 @@ public final class MarkdownStore {
             }
             MemoryFile file = Entries.toFile(entry, MemoryFileCodec.newId(),
                     chain == null ? Optional.empty() : Optional.of(chain.head().id()), related, sessionId, extra);
+            if (documented) {
+                return documentFirst(shelf, key, Optional.of(entry.value()),
+                        () -> create(root(write.scope()), shelf, file).entry());
+            }
             return create(root(write.scope()), shelf, file).entry();
         });
     }
@@ -409,13 +513,23 @@ public final class MarkdownStore {
         if (!locked(what, () -> live(shelf.chain(key)).isPresent())) {
             return false; // nothing to do: take no lock, create no directory
         }
+        boolean documented = documented(scope, key);
         return writing(root, what, () -> {
             shelf.recheck(key);
+            if (documented) {
+                requireReadableDocument(key, what);
+                settle(root, shelf, key);
+            }
             Chain chain = shelf.chain(key);
             if (chain == null || !chain.live()) {
                 return false;
             }
-            create(root, shelf, Entries.tombstone(chain.head().file(), MemoryFileCodec.newId(), now(), sessionId));
+            MemoryFile tombstone = Entries.tombstone(chain.head().file(), MemoryFileCodec.newId(), now(), sessionId);
+            if (documented) {
+                documentFirst(shelf, key, Optional.empty(), () -> create(root, shelf, tombstone));
+            } else {
+                create(root, shelf, tombstone);
+            }
             return true;
         });
     }
@@ -429,10 +543,24 @@ public final class MarkdownStore {
             return 0;
         }
         return writing(root, what, () -> {
+            if (documents != null && scope == Scope.PROJECT) {
+                // Documents edited in place since the last scan are recorded, not lost.
+                java.util.Set<String> keys = new java.util.TreeSet<>(documents.keys());
+                shelf.chains().stream().map(Chain::key).filter(LayeredPaths::isLayered).forEach(keys::add);
+                for (String key : keys) {
+                    shelf.recheck(key);
+                    settle(root, shelf, key);
+                }
+            }
             List<Chain> live = shelf.chains().stream().filter(Chain::live).toList();
             Instant now = now();
             for (Chain chain : live) {
-                create(root, shelf, Entries.tombstone(chain.head().file(), MemoryFileCodec.newId(), now, sessionId));
+                MemoryFile tombstone = Entries.tombstone(chain.head().file(), MemoryFileCodec.newId(), now, sessionId);
+                if (documented(scope, chain.key()) && documents.unreadable(chain.key()).isEmpty()) {
+                    documentFirst(shelf, chain.key(), Optional.empty(), () -> create(root, shelf, tombstone));
+                } else {
+                    create(root, shelf, tombstone); // an unreadable document is left for a person to look at
+                }
             }
             return live.size();
         });
@@ -458,8 +586,14 @@ public final class MarkdownStore {
         String key = current.key();
         Shelf shelf = shelf(current.scope());
         Root root = root(current.scope());
-        return writing(root, "restore key '" + Keys.abbreviate(key) + "'", () -> {
+        String what = "restore key '" + Keys.abbreviate(key) + "'";
+        boolean documented = documented(current.scope(), key);
+        return writing(root, what, () -> {
             shelf.recheck(key);
+            if (documented) {
+                requireReadableDocument(key, what);
+                settle(root, shelf, key);
+            }
             Chain old = shelf.chain(key);
             List<IndexedFile> oldFiles = new ArrayList<>(shelf.unfinished(key));
             if (old != null) {
@@ -467,16 +601,19 @@ public final class MarkdownStore {
             }
             List<MemoryFile> files = restoredFiles(chain, old);
             List<IndexedFile> written = new ArrayList<>();
-            IndexedFile head;
-            try {
-                for (MemoryFile file : files.subList(0, files.size() - 1)) {
-                    written.add(create(root, shelf, file));
+            IoWork<IndexedFile> toSwitch = () -> {
+                try {
+                    for (MemoryFile file : files.subList(0, files.size() - 1)) {
+                        written.add(create(root, shelf, file));
+                    }
+                    return create(root, shelf, files.get(files.size() - 1));
+                } catch (IOException | RuntimeException e) {
+                    discard(root, shelf, written, e);
+                    throw e;
                 }
-                head = create(root, shelf, files.get(files.size() - 1));
-            } catch (IOException | RuntimeException e) {
-                discard(root, shelf, written, e);
-                throw e;
-            }
+            };
+            IndexedFile head = documented
+                    ? documentFirst(shelf, key, Optional.of(current.value()), toSwitch) : toSwitch.run();
             // Switched: the key is restored whatever happens next, and leftovers are removed by the next write.
             try {
                 for (IndexedFile file : written) {
@@ -548,11 +685,14 @@ public final class MarkdownStore {
         }
         return writing(root, what, () -> {
             shelf.recheck(key);
-            Chain chain = shelf.chain(key);
-            if (chain == null) {
+            if (shelf.chain(key) == null) {
                 return false;
             }
-            removeFiles(root, shelf, List.of(chain));
+            if (documented(scope, key)) {
+                changeDocument(shelf, key, Optional.empty());
+            }
+            Chain stored = shelf.storedChain(key);
+            removeFiles(root, shelf, stored == null ? List.of() : List.of(stored));
             return true;
         });
     }
@@ -567,7 +707,12 @@ public final class MarkdownStore {
         }
         return writing(root, what, () -> {
             List<Chain> chains = List.copyOf(shelf.chains());
-            removeFiles(root, shelf, chains);
+            for (Chain chain : chains) {
+                if (documented(scope, chain.key())) {
+                    changeDocument(shelf, chain.key(), Optional.empty());
+                }
+            }
+            removeFiles(root, shelf, List.copyOf(shelf.storedChains()));
             return chains.size();
         });
     }
@@ -708,13 +853,30 @@ public final class MarkdownStore {
         Keys.validate(to.key());
         Shelf shelf = shelf(from.scope());
         Root root = root(from.scope());
-        return writing(root, "relate " + from + " to " + to, () -> {
+        String what = "relate " + from + " to " + to;
+        if (root(to.scope()) != root && documented(to.scope(), to.key())) {
+            // The target's document may show a version no file holds yet, which a relation by id cannot name.
+            writing(projectRoot, what, () -> {
+                projectShelf.recheck(to.key());
+                settle(projectRoot, projectShelf, to.key());
+                return null;
+            });
+        }
+        return writing(root, what, () -> {
             shelf.recheck(from.key());
             shelf(to.scope()).recheck(to.key());
+            settle(root, shelf, from.key());
+            if (root(to.scope()) == root) {
+                settle(root, shelf(to.scope()), to.key());
+            }
             Chain source = shelf.chain(from.key());
             Chain target = shelf(to.scope()).chain(to.key());
             requireLive(source, from, from, to);
             requireLive(target, to, from, to);
+            if (shelf(to.scope()).showsDocument(to.key())) {
+                throw new ConflictException("Cannot relate " + from + " to " + to + ": another tool changed the "
+                        + "target's document meanwhile. Nothing was written. Try again.");
+            }
             for (RelatedItem item : source.head().file().related()) {
                 if (type.equals(GraphView.relationType(item.relationship())) && to.equals(resolve(item, shelf).orElse(null))) {
                     return new Relation(from, type, to, item.createdAt().orElse(source.head().file().updatedAt()));
@@ -746,6 +908,7 @@ public final class MarkdownStore {
         Root root = root(from.scope());
         return writing(root, "unrelate " + from + " from " + to, () -> {
             shelf.recheck(from.key());
+            settle(root, shelf, from.key());
             Chain source = shelf.chain(from.key());
             if (source == null || !source.live()) {
                 return false;

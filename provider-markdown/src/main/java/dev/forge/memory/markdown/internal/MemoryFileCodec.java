@@ -220,7 +220,7 @@ public final class MemoryFileCodec {
     }
 
     /** Strict UTF-8: a file that is not UTF-8 is reported, not read with replacement characters. */
-    private static String decode(byte[] bytes) throws MemoryFileException {
+    static String decode(byte[] bytes) throws MemoryFileException {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);

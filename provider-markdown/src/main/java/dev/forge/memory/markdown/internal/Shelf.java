@@ -44,7 +44,13 @@ final class Shelf {
     private final Map<String, IndexedFile> byName = new HashMap<>();
     private final Map<String, IndexedFile> byId = new HashMap<>();
     private final Map<String, Map<String, IndexedFile>> byKey = new HashMap<>();
+    // The chain each key shows: its chain of version files, or, in the layered layout, that chain with the version its
+    // document holds on top (see Documents#presented).
     private final Map<String, Chain> chains = new HashMap<>();
+    // The chain of version files of each key.
+    private final Map<String, Chain> stored = new HashMap<>();
+    // The documents of the layered layout, for the PROJECT shelf in that layout; null otherwise.
+    private final Documents documents;
     // Versions of a restore whose head was never written (it crashed), by key: not part of any chain.
     private final Map<String, List<IndexedFile>> unfinished = new HashMap<>();
     // Ids a restore replaced, to the version on a line that replaced them; built when asked, dropped at every relink.
@@ -58,9 +64,20 @@ final class Shelf {
     private boolean racy;
 
     Shelf(Scope scope, Path directory, long maxFileSize) {
+        this(scope, directory, maxFileSize, null);
+    }
+
+    /** A shelf whose keys also show their {@code documents} (the PROJECT shelf of the layered layout). */
+    Shelf(Scope scope, Path directory, long maxFileSize, Documents documents) {
         this.scope = scope;
         this.directory = directory;
         this.maxFileSize = maxFileSize;
+        this.documents = documents;
+    }
+
+    /** The documents the keys show, in the layered layout. */
+    java.util.Optional<Documents> documents() {
+        return java.util.Optional.ofNullable(documents);
     }
 
     Scope scope() {
@@ -71,9 +88,32 @@ final class Shelf {
         return directory;
     }
 
-    /** The chain of {@code key}, or null if no version of it is here. */
+    /** The chain {@code key} shows (with the version its document holds on top, if any), or null if none. */
     Chain chain(String key) {
         return chains.get(key);
+    }
+
+    /** The chain of {@code key}'s version files, or null if no version file of it is here. */
+    Chain storedChain(String key) {
+        return stored.get(key);
+    }
+
+    /** Every chain of version files. */
+    Collection<Chain> storedChains() {
+        return stored.values();
+    }
+
+    /**
+     * Whether {@code key} shows a version that no file in this directory holds: the content of its document, or its
+     * deletion by another tool (see {@link Documents#presented}). The next write records it first.
+     */
+    boolean showsDocument(String key) {
+        return chains.get(key) != stored.get(key);
+    }
+
+    /** Shows the document of {@code key} as it is now, after the store wrote or removed it. */
+    void documentChanged(String key) {
+        relink(Set.of(key));
     }
 
     /** The versions of a restore of {@code key} whose head was never written; empty if none. */
@@ -109,6 +149,9 @@ final class Shelf {
      * recorded was too recent to trust and that window has now passed.
      */
     boolean mayHaveChanged() {
+        if (documents != null && documents.mayHaveChanged()) {
+            return true;
+        }
         FileTime now = currentDirectoryModified();
         if (!java.util.Objects.equals(now, directoryModified)) {
             return true;
@@ -178,6 +221,11 @@ final class Shelf {
         }
         unreadable.keySet().retainAll(present);
         unreadableStamps.keySet().retainAll(present);
+        if (documents != null) {
+            Set<String> documented = documents.scan();
+            changed |= !documented.isEmpty();
+            touchedKeys.addAll(documented);
+        }
         relink(touchedKeys);
         directoryScanned(modifiedBefore);
         return changed;
@@ -187,28 +235,40 @@ final class Shelf {
         return attributes.size() + "@" + attributes.lastModifiedTime();
     }
 
+    /**
+     * The content of a file that was listed with {@code attributes}, if it is a regular file of at most
+     * {@code maxFileSize} bytes.
+     *
+     * @throws MemoryFileException saying why it is not read, if it is not such a file
+     */
+    static byte[] readWithin(Path path, BasicFileAttributes attributes, long maxFileSize)
+            throws IOException, MemoryFileException {
+        if (!attributes.isRegularFile()) {
+            throw new MemoryFileException("not a regular file (a link or a directory), so it is not read", null);
+        }
+        if (attributes.size() > maxFileSize) {
+            throw new MemoryFileException("larger than max_file_size (" + attributes.size() + " > " + maxFileSize
+                    + " bytes), so it is not read", null);
+        }
+        byte[] bytes = AtomicFiles.readAtMost(path, Math.toIntExact(maxFileSize + 1));
+        if (bytes.length > maxFileSize) {
+            throw new MemoryFileException("larger than max_file_size (" + maxFileSize + " bytes), so it is not read",
+                    null);
+        }
+        return bytes;
+    }
+
     private void read(Path path, BasicFileAttributes attributes, Set<String> touchedKeys) {
         String name = path.getFileName().toString();
         String problem;
         try {
-            if (!attributes.isRegularFile()) {
-                problem = "not a regular file (a link or a directory), so it is not read";
-            } else if (attributes.size() > maxFileSize) {
-                problem = "larger than max_file_size (" + attributes.size() + " > " + maxFileSize
-                        + " bytes), so it is not read";
-            } else {
-                byte[] bytes = AtomicFiles.readAtMost(path, Math.toIntExact(maxFileSize + 1));
-                if (bytes.length > maxFileSize) {
-                    throw new MemoryFileException("larger than max_file_size (" + maxFileSize
-                            + " bytes), so it is not read", null);
-                }
-                MemoryFile file = MemoryFileCodec.parse(bytes, name, attributes.lastModifiedTime().toInstant());
-                problem = check(file, name);
-                if (problem == null) {
-                    MemoryEntry entry = Entries.toEntry(file, scope);
-                    put(new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file, entry), touchedKeys);
-                    return;
-                }
+            byte[] bytes = readWithin(path, attributes, maxFileSize);
+            MemoryFile file = MemoryFileCodec.parse(bytes, name, attributes.lastModifiedTime().toInstant());
+            problem = check(file, name);
+            if (problem == null) {
+                MemoryEntry entry = Entries.toEntry(file, scope);
+                put(new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file, entry), touchedKeys);
+                return;
             }
         } catch (NoSuchFileException e) {
             return; // removed since it was listed: the next scan agrees
@@ -244,11 +304,11 @@ final class Shelf {
      * ignored. Costs a {@code stat} per version of the key.
      */
     void recheck(String key) throws IOException {
-        Map<String, IndexedFile> ofKey = byKey.get(key);
-        if (ofKey == null) {
-            return;
-        }
         Set<String> touchedKeys = new HashSet<>();
+        if (documents != null && documents.recheck(key)) {
+            touchedKeys.add(key);
+        }
+        Map<String, IndexedFile> ofKey = byKey.getOrDefault(key, Map.of());
         for (IndexedFile known : List.copyOf(ofKey.values())) {
             BasicFileAttributes attributes;
             try {
@@ -350,7 +410,8 @@ final class Shelf {
             others.removeAll(keys);
             relink(others);
             if (chain == null) {
-                chains.remove(key);
+                stored.remove(key);
+                show(key, null);
                 continue;
             }
             boolean lightened = false;
@@ -363,8 +424,26 @@ final class Shelf {
                     lightened = true;
                 }
             }
-            chains.put(key, lightened ? link(key, ofKey) : chain);
+            Chain linked = lightened ? link(key, ofKey) : chain;
+            stored.put(key, linked);
+            show(key, linked);
         }
+    }
+
+    /** Records what {@code key} shows: {@code linked}, or it with the version of its document on top. */
+    private void show(String key, Chain linked) {
+        IndexedFile document = documents == null ? null : documents.presented(key, linked, scope);
+        if (document == null) {
+            if (linked == null) {
+                chains.remove(key);
+            } else {
+                chains.put(key, linked);
+            }
+            return;
+        }
+        List<IndexedFile> versions = new ArrayList<>(linked == null ? List.of() : linked.members());
+        versions.add(document);
+        chains.put(key, Chain.of(key, versions));
     }
 
     /**
@@ -427,7 +506,7 @@ final class Shelf {
     List<IndexedFile> restoreLeftovers() {
         List<IndexedFile> leftovers = new ArrayList<>();
         unfinished.values().forEach(leftovers::addAll);
-        chains.values().forEach(chain -> leftovers.addAll(chain.leftovers()));
+        stored.values().forEach(chain -> leftovers.addAll(chain.leftovers()));
         return leftovers;
     }
 
@@ -443,12 +522,15 @@ final class Shelf {
                         + "removed by the next write to this directory"));
             }
         });
-        new TreeMap<>(chains).forEach((key, chain) -> {
+        new TreeMap<>(stored).forEach((key, chain) -> {
             for (String problem : chain.problems()) {
                 problems.add(new StoreProblem(directory + " (key '" + Keys.abbreviate(key) + "', "
                         + scope.name().toLowerCase(Locale.ROOT) + ")", problem));
             }
         });
+        if (documents != null) {
+            problems.addAll(documents.problems());
+        }
         return problems;
     }
 }
