@@ -62,7 +62,7 @@ public record LayeredKey(Layer layer, Optional<String> skill, Optional<String> a
         agent.ifPresent(a -> checkSegment(a, "agent name"));
         project.ifPresent(p -> checkSegment(p, "project name"));
         checkSegment(fileType, "file type");
-        if (STRUCTURAL_NAMES.contains(fileType)) {
+        if (STRUCTURAL_NAMES.contains(fileType.toLowerCase(java.util.Locale.ROOT))) {
             throw new InvalidKeyException("'" + fileType + "' is a structural file of the memory system, not a memory "
                     + "document: choose another file type than " + STRUCTURAL_NAMES.stream().sorted().toList() + ".");
         }
@@ -78,9 +78,11 @@ public record LayeredKey(Layer layer, Optional<String> skill, Optional<String> a
 
     /** Checks one name (skill, project, agent, file type) against the segment rules. */
     static void checkSegment(String segment, String what) {
-        if (segment.length() > MAX_SEGMENT_LENGTH || !SEGMENT.matcher(segment).matches() || segment.contains("..")) {
+        if (segment.length() > MAX_SEGMENT_LENGTH || !SEGMENT.matcher(segment).matches() || segment.contains("..")
+                || segment.endsWith(".")) {
             throw new InvalidKeyException("The " + what + " '" + abbreviate(segment) + "' is not a safe file name: use 1 to "
-                    + MAX_SEGMENT_LENGTH + " letters, digits, '.', '_' or '-', starting with a letter or digit, without '..'.");
+                    + MAX_SEGMENT_LENGTH + " letters, digits, '.', '_' or '-', starting with a letter or digit, without '..' "
+                    + "and not ending in '.' (which Windows drops).");
         }
     }
 
