@@ -17,6 +17,8 @@ import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.Traversal;
+import dev.forge.memory.markdown.GitChanges;
+import dev.forge.memory.markdown.GitStatus;
 import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.GraphWalker;
@@ -44,6 +46,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,14 +88,14 @@ public final class MarkdownStore {
     private final Set<Root> cleaned = new java.util.HashSet<>();
 
     private MarkdownStore(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
-            Path projectDirectory, Path globalDirectory) {
+            Path projectDirectory, Path globalDirectory, GitOptions git) {
         this.provider = provider;
         this.clock = clock;
         this.sessionId = sessionId;
         this.maxFileSize = maxFileSize;
         this.fsync = fsync;
-        this.projectRoot = new Root(projectDirectory, fsync);
-        this.globalRoot = new Root(globalDirectory, fsync);
+        this.projectRoot = new Root(projectDirectory, fsync, git, clock);
+        this.globalRoot = new Root(globalDirectory, fsync, git, clock);
         this.projectShelf = new Shelf(Scope.PROJECT, projectDirectory, maxFileSize);
         this.sessionShelf = new Shelf(Scope.SESSION,
                 projectDirectory.resolve(SESSION_DIRECTORY).resolve(Keys.toFileName(sessionId)), maxFileSize);
@@ -101,13 +104,14 @@ public final class MarkdownStore {
 
     /**
      * Opens the store: reads every memory file of the three directories. Creates and locks nothing: temporary files
-     * a crashed writer left are removed by this provider's first write, under the lock.
+     * a crashed writer left are removed by this provider's first write, under the lock. With {@code git} on, opens
+     * the directories' git repositories that exist (see {@link GitJournal}).
      *
      * @throws ConfigurationException       if the project and global directories are the same
      * @throws BackendUnavailableException if a directory exists but cannot be read
      */
     public static MarkdownStore open(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
-            Path projectDirectory, Path globalDirectory) {
+            Path projectDirectory, Path globalDirectory, GitOptions git) {
         if (projectDirectory.equals(globalDirectory) || projectDirectory.startsWith(globalDirectory)
                 || globalDirectory.startsWith(projectDirectory)) {
             throw new ConfigurationException("The project memory directory " + projectDirectory + " and the global one "
@@ -115,7 +119,7 @@ public final class MarkdownStore {
                     + "directory, or set 'path' or 'global_path' of the markdown provider to separate directories.");
         }
         MarkdownStore store = new MarkdownStore(provider, clock, sessionId, maxFileSize, fsync, projectDirectory,
-                globalDirectory);
+                globalDirectory, git);
         try {
             store.scan(store.projectRoot, store.projectShelf, store.sessionShelf);
             store.scan(store.globalRoot, store.globalShelf);
@@ -208,10 +212,15 @@ public final class MarkdownStore {
         });
     }
 
-    /** Runs {@code work} holding the index lock and the lock of {@code root}, in step with the disk. */
-    private <T> T writing(Root root, String what, IoWork<T> work) {
+    /**
+     * Runs {@code work} holding the index lock and the lock of {@code root}, in step with the disk; with git on,
+     * then commits the files it changed with the message {@code commit} makes of its result (or, if it failed part
+     * way, with {@code what}), still holding the lock.
+     */
+    private <T> T writing(Root root, String what, Function<? super T, String> commit, IoWork<T> work) {
         return locked(what, () -> {
             try (StoreLock.Held held = root.exclusive()) {
+                root.beginWrite();
                 boolean first = cleaned.add(root);
                 if (first) {
                     removeTemporaryFiles(root);
@@ -220,7 +229,15 @@ public final class MarkdownStore {
                 if (first) {
                     removeRestoreLeftovers(root); // after the catch-up: found by reading the chains
                 }
-                return work.run();
+                T result;
+                try {
+                    result = work.run();
+                } catch (IOException | RuntimeException e) {
+                    root.endWrite(what + " (failed part way: " + e.getClass().getSimpleName() + ")");
+                    throw e;
+                }
+                root.endWrite(commit.apply(result));
+                return result;
             } catch (IOException e) {
                 throw new StorageException("Cannot " + what + " in " + root.directory() + ": " + e + ". Check the "
                         + "directory's permissions and free space. A change of one file was not made; clear and "
@@ -317,6 +334,19 @@ public final class MarkdownStore {
         return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
 
+    /** A key as commit messages name it: {@code project build-tool}. */
+    private static String named(Scope scope, String key) {
+        return scope.id() + " " + key;
+    }
+
+    private static String named(EntryRef ref) {
+        return named(ref.scope(), ref.key());
+    }
+
+    private static String memories(int count) {
+        return count + (count == 1 ? " memory" : " memories");
+    }
+
     /** Writes a new version file into {@code shelf}, announces it and indexes it. */
     private IndexedFile create(Root root, Shelf shelf, MemoryFile file) throws IOException {
         AtomicFiles.createDirectories(shelf.directory(), fsync);
@@ -341,6 +371,7 @@ public final class MarkdownStore {
      * caller that retried would write a second version.
      */
     private IndexedFile indexWritten(Root root, Shelf shelf, Path path, MemoryFile file) {
+        root.changed(path);
         try {
             root.bump();
         } catch (IOException e) {
@@ -376,7 +407,8 @@ public final class MarkdownStore {
     public MemoryEntry set(EntryWrite write) {
         Shelf shelf = shelf(write.scope());
         String key = write.key();
-        return writing(root(write.scope()), "write key '" + Keys.abbreviate(key) + "'", () -> {
+        return writing(root(write.scope()), "write key '" + Keys.abbreviate(key) + "'",
+                entry -> "set " + named(write.scope(), key) + " (v" + entry.version() + ")", () -> {
             shelf.recheck(key);
             Chain chain = shelf.chain(key);
             Instant now = now();
@@ -409,7 +441,7 @@ public final class MarkdownStore {
         if (!locked(what, () -> live(shelf.chain(key)).isPresent())) {
             return false; // nothing to do: take no lock, create no directory
         }
-        return writing(root, what, () -> {
+        return writing(root, what, deleted -> "delete " + named(scope, key), () -> {
             shelf.recheck(key);
             Chain chain = shelf.chain(key);
             if (chain == null || !chain.live()) {
@@ -428,7 +460,7 @@ public final class MarkdownStore {
         if (!locked(what, () -> shelf.chains().stream().anyMatch(Chain::live))) {
             return 0;
         }
-        return writing(root, what, () -> {
+        return writing(root, what, count -> "clear " + scope.id() + " (" + memories(count) + ")", () -> {
             List<Chain> live = shelf.chains().stream().filter(Chain::live).toList();
             Instant now = now();
             for (Chain chain : live) {
@@ -458,7 +490,8 @@ public final class MarkdownStore {
         String key = current.key();
         Shelf shelf = shelf(current.scope());
         Root root = root(current.scope());
-        return writing(root, "restore key '" + Keys.abbreviate(key) + "'", () -> {
+        return writing(root, "restore key '" + Keys.abbreviate(key) + "'",
+                head -> "restore " + named(current.scope(), key) + " (" + chain.size() + " versions)", () -> {
             shelf.recheck(key);
             Chain old = shelf.chain(key);
             List<IndexedFile> oldFiles = new ArrayList<>(shelf.unfinished(key));
@@ -546,7 +579,7 @@ public final class MarkdownStore {
         if (!locked(what, () -> shelf.chain(key) != null)) {
             return false;
         }
-        return writing(root, what, () -> {
+        return writing(root, what, purged -> "purge " + named(scope, key), () -> {
             shelf.recheck(key);
             Chain chain = shelf.chain(key);
             if (chain == null) {
@@ -565,7 +598,8 @@ public final class MarkdownStore {
         if (!locked(what, () -> !shelf.chains().isEmpty())) {
             return 0;
         }
-        return writing(root, what, () -> {
+        return writing(root, what, count -> "purge " + scope.id() + " (" + count + (count == 1 ? " key)" : " keys)"),
+                () -> {
             List<Chain> chains = List.copyOf(shelf.chains());
             removeFiles(root, shelf, chains);
             return chains.size();
@@ -579,12 +613,14 @@ public final class MarkdownStore {
         if (!anything) {
             return 0;
         }
-        return writing(projectRoot, "end the session", () -> {
+        return writing(projectRoot, "end the session",
+                count -> "end session " + sessionId + " (" + memories(count) + ")", () -> {
             List<Chain> chains = List.copyOf(sessionShelf.chains());
             int live = (int) chains.stream().filter(Chain::live).count();
             removeFiles(projectRoot, sessionShelf, chains);
             // Unreadable files and leftovers of the session go too: the directory is this session's alone.
             AtomicFiles.deleteTree(sessionShelf.directory());
+            projectRoot.changed(sessionShelf.directory());
             sessionShelf.scan();
             return live;
         });
@@ -624,6 +660,7 @@ public final class MarkdownStore {
                     // removed by hand meanwhile: gone all the same
                 }
                 names.add(file.name());
+                root.changed(file.path());
             }
             if (fsync) {
                 AtomicFiles.syncDirectory(shelf.directory());
@@ -708,7 +745,8 @@ public final class MarkdownStore {
         Keys.validate(to.key());
         Shelf shelf = shelf(from.scope());
         Root root = root(from.scope());
-        return writing(root, "relate " + from + " to " + to, () -> {
+        return writing(root, "relate " + from + " to " + to,
+                relation -> "relate " + named(from) + " -" + type + "-> " + named(to), () -> {
             shelf.recheck(from.key());
             shelf(to.scope()).recheck(to.key());
             Chain source = shelf.chain(from.key());
@@ -744,7 +782,8 @@ public final class MarkdownStore {
         Keys.validate(to.key());
         Shelf shelf = shelf(from.scope());
         Root root = root(from.scope());
-        return writing(root, "unrelate " + from + " from " + to, () -> {
+        return writing(root, "unrelate " + from + " from " + to,
+                removed -> "unrelate " + named(from) + " -" + type + "-> " + named(to), () -> {
             shelf.recheck(from.key());
             Chain source = shelf.chain(from.key());
             if (source == null || !source.live()) {
@@ -867,7 +906,26 @@ public final class MarkdownStore {
             problems.addAll(graph().problems().stream()
                     .sorted(java.util.Comparator.comparing(StoreProblem::location).thenComparing(StoreProblem::problem))
                     .toList());
+            projectRoot.gitProblem().ifPresent(problems::add);
+            globalRoot.gitProblem().ifPresent(problems::add);
             return List.copyOf(problems);
+        });
+    }
+
+    // ---- git
+
+    /** Whether writes are committed to git, for the project directory and the global one. */
+    public List<GitStatus> gitStatus() {
+        return List.of(projectRoot.gitStatus(), globalRoot.gitStatus());
+    }
+
+    /** What other tools changed in the repositories since the store opened; empty when git is off for both. */
+    public Optional<GitChanges> gitChanges() {
+        return locked("look for changes in git", () -> {
+            List<GitChanges.Directory> directories = new ArrayList<>();
+            projectRoot.gitChanges().ifPresent(directories::add);
+            globalRoot.gitChanges().ifPresent(directories::add);
+            return directories.isEmpty() ? Optional.<GitChanges>empty() : Optional.of(new GitChanges(directories));
         });
     }
 
