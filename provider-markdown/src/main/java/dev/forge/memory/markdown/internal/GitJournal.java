@@ -124,9 +124,13 @@ final class GitJournal {
 
     /**
      * The journal of {@code directory}: opens its repository if there is one, recording HEAD and the uncommitted
-     * edits as the baseline. Creates nothing; never fails (a repository that cannot be opened switches git off).
+     * edits as the baseline. Creates nothing; a repository that cannot be opened switches git off.
+     *
+     * @throws LinkageError if JGit is not on the class path
      */
     static GitJournal open(Path directory, GitOptions options, Clock clock, boolean fsync) {
+        // Load JGit now: without it on the class path this fails here, where the caller expects it, not in a write.
+        FileRepositoryBuilder.class.getName();
         GitJournal journal = new GitJournal(directory, options, clock, fsync);
         if (Files.exists(journal.dotGit, LinkOption.NOFOLLOW_LINKS)) {
             try {
