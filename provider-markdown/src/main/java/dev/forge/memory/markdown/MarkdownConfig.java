@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.ByteSize;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The settings of the {@code markdown} provider, bound from its config block with
@@ -20,6 +22,8 @@ import java.util.Locale;
  *     max_file_size: 8MB           # larger memory files are skipped and reported by doctor; default 8MB
  *     fsync: true                  # force every write to the disk before it counts; default true
  *     layout: standard             # or layered: PROJECT memories at the Forge plugin's paths; default standard
+ *     git: false                   # commit every write to a git repository in each memory directory; default false
+ *     git_author: "Ann <ann@example.org>"  # author of those commits; default forge-memory <forge-memory@localhost>
  * }</pre>
  *
  * <p>{@code path} may contain {@code {project}}, replaced by the project id (made safe as a file name), so that
@@ -32,8 +36,13 @@ import java.util.Locale;
  *                    is skipped
  * @param fsync       whether writes are forced to the disk (and so survive a power loss, not just a crash)
  * @param layout      how the PROJECT directory is laid out; see {@link Layout}
+ * @param git         whether the project and the global directory are each a git repository, with one commit per
+ *                    write (see {@link MarkdownMemoryProvider#gitStatus()})
+ * @param gitAuthor   the author and committer of those commits, {@code Name <email>}; {@code null} for
+ *                    {@value #DEFAULT_GIT_AUTHOR}
  */
-public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync, Layout layout) {
+public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync, Layout layout,
+        Boolean git, String gitAuthor) {
 
     /** The default {@code path}: {@code .forge/memory} under the project directory. */
     public static final String DEFAULT_PATH = ".forge/memory";
@@ -46,6 +55,11 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
 
     /** The largest {@code max_file_size}: files are read whole, and a memory is text an agent reads. */
     public static final ByteSize LARGEST_MAX_FILE_SIZE = ByteSize.ofBytes(256L * 1024 * 1024);
+
+    /** The default {@code git_author}. */
+    public static final String DEFAULT_GIT_AUTHOR = "forge-memory <forge-memory@localhost>";
+
+    private static final Pattern AUTHOR = Pattern.compile("([^<>\\n]*[^<>\\s])\\s*<([^<>\\s]+)>");
 
     /** Fills in the default of every missing setting and rejects blank paths and a tiny {@code max_file_size}. */
     public MarkdownConfig {
@@ -69,16 +83,55 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
         if (layout == null) {
             layout = Layout.STANDARD;
         }
+        if (git == null) {
+            git = Boolean.FALSE;
+        }
+        if (gitAuthor == null) {
+            gitAuthor = DEFAULT_GIT_AUTHOR;
+        } else if (!AUTHOR.matcher(gitAuthor.strip()).matches()) {
+            throw new ConfigurationException("'git_author' must be a name and an email address in angle brackets, such "
+                    + "as 'Ann <ann@example.org>'; leave it out for '" + DEFAULT_GIT_AUTHOR + "'.");
+        } else {
+            gitAuthor = gitAuthor.strip();
+        }
     }
 
-    /** The settings given, in the {@linkplain Layout#STANDARD standard} layout. */
+    /** The settings given, in the {@linkplain Layout#STANDARD standard} layout, git off. */
     public MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync) {
-        this(path, globalPath, maxFileSize, fsync, null);
+        this(path, globalPath, maxFileSize, fsync, null, null, null);
+    }
+
+    /** The settings given, in {@code layout}, git off. */
+    public MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync, Layout layout) {
+        this(path, globalPath, maxFileSize, fsync, layout, null, null);
+    }
+
+    /** This config with {@code git} on or off. */
+    public MarkdownConfig withGit(boolean on) {
+        return new MarkdownConfig(path, globalPath, maxFileSize, fsync, layout, on, gitAuthor);
+    }
+
+    /** The name in {@code git_author}. */
+    String gitAuthorName() {
+        return author().group(1);
+    }
+
+    /** The email address in {@code git_author}. */
+    String gitAuthorEmail() {
+        return author().group(2);
+    }
+
+    private Matcher author() {
+        Matcher matcher = AUTHOR.matcher(gitAuthor);
+        if (!matcher.matches()) {
+            throw new IllegalStateException("checked by the constructor");
+        }
+        return matcher;
     }
 
     /** Every setting at its default. */
     public static MarkdownConfig defaults() {
-        return new MarkdownConfig(null, null, null, null, null);
+        return new MarkdownConfig(null, null, null, null, null, null, null);
     }
 
     /** How the PROJECT directory ({@code path}) is laid out. GLOBAL memories always use the standard layout. */

@@ -18,6 +18,7 @@ import dev.forge.memory.StoreProblem;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
+import dev.forge.memory.markdown.internal.GitOptions;
 import dev.forge.memory.markdown.internal.MarkdownStore;
 import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.EntryWrite;
@@ -123,6 +124,23 @@ import java.util.Set;
  * files before they write, so no version is lost and no head gets two successors; a provider that sees a change
  * lists the directory under the shared lock, so it never sees half of a purge or a clear. Opening a provider
  * creates and locks nothing. Calls of one provider run one at a time.
+ *
+ * <h2>Git ({@code git: true})</h2>
+ * The project directory and the global directory are then each a git repository of their own, {@code <dir>/.git}:
+ * opened if it exists (a {@code .git} file naming the repository, as in a submodule, is followed), else created by
+ * the first write. Parent directories are never searched, so the project's own repository gets no memory commits.
+ * Every write that changes files is followed by one commit of exactly those files, made holding the directory's
+ * lock, by {@code forge-memory <forge-memory@localhost>} unless {@code git_author} says otherwise, with a message
+ * naming the operation, the scope and the key: {@code set project build-tool (v2)}, {@code delete project
+ * build-tool}, {@code clear project (12 memories)}, {@code relate project a -refines-> project b}, {@code purge
+ * global style}, {@code restore project build-tool (3 versions)}. Edits other tools left uncommitted in other files
+ * are not swept in (a file the write rewrites, such as a head that gains a relation, is committed as it is on disk,
+ * a hand edit included). The provider writes a {@code .gitignore} (or adds its lines) for {@code .lock},
+ * {@code .generation}, {@code session/} (sessions are ephemeral) and temporary files. A repository with no commit
+ * first gets a commit of the files already there, so a store used before {@code git: true} starts with its history.
+ * {@link #changedSinceLoad()} tells what other tools changed since the provider opened. Git never fails a write: if
+ * the repository cannot be opened, created or committed to, the write is kept, git is switched off for this
+ * provider with the reason (logged once at WARN), and {@link #gitStatus()} and {@link #doctor()} report it.
  */
 public final class MarkdownMemoryProvider implements MemoryProvider {
 
@@ -155,9 +173,10 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
                 Keys.toFileName(context.projectId())));
         Path global = config.globalPath() == null ? context.forgeHome().resolve("memory")
                 : context.resolve(config.globalPath());
+        GitOptions git = new GitOptions(config.git(), config.gitAuthorName(), config.gitAuthorEmail());
         return new MarkdownMemoryProvider(MarkdownStore.open(NAME, context.clock(), context.sessionId(),
                 config.maxFileSize().bytes(), config.fsync(), project, global,
-                config.layout() == MarkdownConfig.Layout.LAYERED));
+                config.layout() == MarkdownConfig.Layout.LAYERED, git));
     }
 
     @Override
@@ -270,7 +289,8 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
 
     /**
      * Reads the directories again, including files edited in place while the provider was open, then lists unreadable
-     * files, broken version chains and relationship words that are not relation types.
+     * files, broken version chains and relationship words that are not relation types, and, with {@code git: true},
+     * a directory git had to be switched off for, with the reason.
      */
     @Override
     public List<StoreProblem> doctor() {
@@ -284,6 +304,28 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
      */
     public Optional<MemoryEntry> latestVersion(String id) {
         return store.latestVersion(id);
+    }
+
+    /**
+     * Whether each write is committed to git ({@code git: true}), for the project directory and the global one, in
+     * this order; off with the reason when git is off in the configuration, or was switched off after an error (a
+     * repository that cannot be opened or created, a commit that failed). Reads nothing on disk.
+     */
+    public List<GitStatus> gitStatus() {
+        return store.gitStatus();
+    }
+
+    /**
+     * What other tools (or other providers) changed in the memory directories' git repositories since this provider
+     * opened them: for each directory git is on for, the paths changed by commits other than this provider's own
+     * since HEAD at open (the baseline, moved along by this provider's own commits), and the paths whose uncommitted
+     * edits are new since open. The provider's own writes never count. Empty when git is off for both directories
+     * (see {@link #gitStatus()}); a repository that cannot be read switches git off for it and is left out.
+     *
+     * @throws dev.forge.memory.BackendUnavailableException if the provider is closed
+     */
+    public Optional<GitChanges> changedSinceLoad() {
+        return store.gitChanges();
     }
 
     /**

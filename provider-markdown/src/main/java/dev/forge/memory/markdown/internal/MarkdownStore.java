@@ -18,6 +18,8 @@ import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.Traversal;
+import dev.forge.memory.markdown.GitChanges;
+import dev.forge.memory.markdown.GitStatus;
 import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.GraphWalker;
@@ -45,6 +47,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,14 +94,14 @@ public final class MarkdownStore {
     private final Set<Root> cleaned = new java.util.HashSet<>();
 
     private MarkdownStore(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
-            Path projectDirectory, Path globalDirectory, boolean layered) {
+            Path projectDirectory, Path globalDirectory, boolean layered, GitOptions git) {
         this.provider = provider;
         this.clock = clock;
         this.sessionId = sessionId;
         this.maxFileSize = maxFileSize;
         this.fsync = fsync;
-        this.projectRoot = new Root(projectDirectory, fsync);
-        this.globalRoot = new Root(globalDirectory, fsync);
+        this.projectRoot = new Root(projectDirectory, fsync, git, clock);
+        this.globalRoot = new Root(globalDirectory, fsync, git, clock);
         Path versions = layered ? projectDirectory.resolve(LAYERED_VERSION_DIRECTORY) : projectDirectory;
         this.documents = layered ? new Documents(projectDirectory, maxFileSize) : null;
         this.projectShelf = new Shelf(Scope.PROJECT, versions, maxFileSize, documents);
@@ -109,7 +112,8 @@ public final class MarkdownStore {
 
     /**
      * Opens the store: reads every memory file of the three directories. Creates and locks nothing: temporary files
-     * a crashed writer left are removed by this provider's first write, under the lock.
+     * a crashed writer left are removed by this provider's first write, under the lock. With {@code git} on, opens
+     * the directories' git repositories that exist (see {@link GitJournal}).
      *
      * @param layered whether the project directory has the layered layout: the version files in
      *                {@value #LAYERED_VERSION_DIRECTORY}, and the current value of each layered key (see
@@ -118,7 +122,7 @@ public final class MarkdownStore {
      * @throws BackendUnavailableException if a directory exists but cannot be read
      */
     public static MarkdownStore open(String provider, Clock clock, String sessionId, long maxFileSize, boolean fsync,
-            Path projectDirectory, Path globalDirectory, boolean layered) {
+            Path projectDirectory, Path globalDirectory, boolean layered, GitOptions git) {
         if (projectDirectory.equals(globalDirectory) || projectDirectory.startsWith(globalDirectory)
                 || globalDirectory.startsWith(projectDirectory)) {
             throw new ConfigurationException("The project memory directory " + projectDirectory + " and the global one "
@@ -126,7 +130,7 @@ public final class MarkdownStore {
                     + "directory, or set 'path' or 'global_path' of the markdown provider to separate directories.");
         }
         MarkdownStore store = new MarkdownStore(provider, clock, sessionId, maxFileSize, fsync, projectDirectory,
-                globalDirectory, layered);
+                globalDirectory, layered, git);
         try {
             store.scan(store.projectRoot, store.projectShelf, store.sessionShelf);
             store.scan(store.globalRoot, store.globalShelf);
@@ -233,10 +237,15 @@ public final class MarkdownStore {
         });
     }
 
-    /** Runs {@code work} holding the index lock and the lock of {@code root}, in step with the disk. */
-    private <T> T writing(Root root, String what, IoWork<T> work) {
+    /**
+     * Runs {@code work} holding the index lock and the lock of {@code root}, in step with the disk; with git on,
+     * then commits the files it changed with the message {@code commit} makes of its result (or, if it failed part
+     * way, with {@code what}), still holding the lock.
+     */
+    private <T> T writing(Root root, String what, Function<? super T, String> commit, IoWork<T> work) {
         return locked(what, () -> {
             try (StoreLock.Held held = root.exclusive()) {
+                root.beginWrite();
                 boolean first = cleaned.add(root);
                 if (first) {
                     removeTemporaryFiles(root);
@@ -245,7 +254,15 @@ public final class MarkdownStore {
                 if (first) {
                     removeRestoreLeftovers(root); // after the catch-up: found by reading the chains
                 }
-                return work.run();
+                T result;
+                try {
+                    result = work.run();
+                } catch (IOException | RuntimeException e) {
+                    root.endWrite(what + " (failed part way: " + e.getClass().getSimpleName() + ")");
+                    throw e;
+                }
+                root.endWrite(commit.apply(result));
+                return result;
             } catch (IOException e) {
                 throw new StorageException("Cannot " + what + " in " + root.directory() + ": " + e + ". Check the "
                         + "directory's permissions and free space. A change of one file was not made; clear and "
@@ -342,6 +359,19 @@ public final class MarkdownStore {
         return clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
 
+    /** A key as commit messages name it: {@code project build-tool}. */
+    private static String named(Scope scope, String key) {
+        return scope.id() + " " + key;
+    }
+
+    private static String named(EntryRef ref) {
+        return named(ref.scope(), ref.key());
+    }
+
+    private static String memories(int count) {
+        return count + (count == 1 ? " memory" : " memories");
+    }
+
     /** Writes a new version file into {@code shelf}, announces it and indexes it. */
     private IndexedFile create(Root root, Shelf shelf, MemoryFile file) throws IOException {
         AtomicFiles.createDirectories(shelf.directory(), fsync);
@@ -366,6 +396,7 @@ public final class MarkdownStore {
      * caller that retried would write a second version.
      */
     private IndexedFile indexWritten(Root root, Shelf shelf, Path path, MemoryFile file) {
+        root.changed(path);
         try {
             root.bump();
         } catch (IOException e) {
@@ -452,6 +483,7 @@ public final class MarkdownStore {
                 documents.delete(key, fsync);
             }
         } finally {
+            projectRoot.changed(documents.root().resolve(key + LayeredPaths.SUFFIX));
             shelf.documentChanged(key);
             graph = null;
         }
@@ -472,7 +504,8 @@ public final class MarkdownStore {
         String key = write.key();
         String what = "write key '" + Keys.abbreviate(key) + "'";
         boolean documented = documented(write.scope(), key);
-        return writing(root(write.scope()), what, () -> {
+        return writing(root(write.scope()), what,
+                entry -> "set " + named(write.scope(), key) + " (v" + entry.version() + ")", () -> {
             shelf.recheck(key);
             if (documented) {
                 requireReadableDocument(key, what);
@@ -514,7 +547,7 @@ public final class MarkdownStore {
             return false; // nothing to do: take no lock, create no directory
         }
         boolean documented = documented(scope, key);
-        return writing(root, what, () -> {
+        return writing(root, what, deleted -> "delete " + named(scope, key), () -> {
             shelf.recheck(key);
             if (documented) {
                 requireReadableDocument(key, what);
@@ -542,7 +575,7 @@ public final class MarkdownStore {
         if (!locked(what, () -> shelf.chains().stream().anyMatch(Chain::live))) {
             return 0;
         }
-        return writing(root, what, () -> {
+        return writing(root, what, count -> "clear " + scope.id() + " (" + memories(count) + ")", () -> {
             if (documents != null && scope == Scope.PROJECT) {
                 // Documents edited in place since the last scan are recorded, not lost.
                 java.util.Set<String> keys = new java.util.TreeSet<>(documents.keys());
@@ -588,7 +621,8 @@ public final class MarkdownStore {
         Root root = root(current.scope());
         String what = "restore key '" + Keys.abbreviate(key) + "'";
         boolean documented = documented(current.scope(), key);
-        return writing(root, what, () -> {
+        return writing(root, what,
+                head -> "restore " + named(current.scope(), key) + " (" + chain.size() + " versions)", () -> {
             shelf.recheck(key);
             if (documented) {
                 requireReadableDocument(key, what);
@@ -683,7 +717,7 @@ public final class MarkdownStore {
         if (!locked(what, () -> shelf.chain(key) != null)) {
             return false;
         }
-        return writing(root, what, () -> {
+        return writing(root, what, purged -> "purge " + named(scope, key), () -> {
             shelf.recheck(key);
             if (shelf.chain(key) == null) {
                 return false;
@@ -705,7 +739,8 @@ public final class MarkdownStore {
         if (!locked(what, () -> !shelf.chains().isEmpty())) {
             return 0;
         }
-        return writing(root, what, () -> {
+        return writing(root, what, count -> "purge " + scope.id() + " (" + count + (count == 1 ? " key)" : " keys)"),
+                () -> {
             List<Chain> chains = List.copyOf(shelf.chains());
             for (Chain chain : chains) {
                 if (documented(scope, chain.key())) {
@@ -724,12 +759,14 @@ public final class MarkdownStore {
         if (!anything) {
             return 0;
         }
-        return writing(projectRoot, "end the session", () -> {
+        return writing(projectRoot, "end the session",
+                count -> "end session " + sessionId + " (" + memories(count) + ")", () -> {
             List<Chain> chains = List.copyOf(sessionShelf.chains());
             int live = (int) chains.stream().filter(Chain::live).count();
             removeFiles(projectRoot, sessionShelf, chains);
             // Unreadable files and leftovers of the session go too: the directory is this session's alone.
             AtomicFiles.deleteTree(sessionShelf.directory());
+            projectRoot.changed(sessionShelf.directory());
             sessionShelf.scan();
             return live;
         });
@@ -769,6 +806,7 @@ public final class MarkdownStore {
                     // removed by hand meanwhile: gone all the same
                 }
                 names.add(file.name());
+                root.changed(file.path());
             }
             if (fsync) {
                 AtomicFiles.syncDirectory(shelf.directory());
@@ -856,13 +894,13 @@ public final class MarkdownStore {
         String what = "relate " + from + " to " + to;
         if (root(to.scope()) != root && documented(to.scope(), to.key())) {
             // The target's document may show a version no file holds yet, which a relation by id cannot name.
-            writing(projectRoot, what, () -> {
+            writing(projectRoot, what, settled -> "record the document of " + named(to) + " as a version", () -> {
                 projectShelf.recheck(to.key());
                 settle(projectRoot, projectShelf, to.key());
                 return null;
             });
         }
-        return writing(root, what, () -> {
+        return writing(root, what, relation -> "relate " + named(from) + " -" + type + "-> " + named(to), () -> {
             shelf.recheck(from.key());
             shelf(to.scope()).recheck(to.key());
             settle(root, shelf, from.key());
@@ -906,7 +944,8 @@ public final class MarkdownStore {
         Keys.validate(to.key());
         Shelf shelf = shelf(from.scope());
         Root root = root(from.scope());
-        return writing(root, "unrelate " + from + " from " + to, () -> {
+        return writing(root, "unrelate " + from + " from " + to,
+                removed -> "unrelate " + named(from) + " -" + type + "-> " + named(to), () -> {
             shelf.recheck(from.key());
             settle(root, shelf, from.key());
             Chain source = shelf.chain(from.key());
@@ -1030,7 +1069,26 @@ public final class MarkdownStore {
             problems.addAll(graph().problems().stream()
                     .sorted(java.util.Comparator.comparing(StoreProblem::location).thenComparing(StoreProblem::problem))
                     .toList());
+            projectRoot.gitProblem().ifPresent(problems::add);
+            globalRoot.gitProblem().ifPresent(problems::add);
             return List.copyOf(problems);
+        });
+    }
+
+    // ---- git
+
+    /** Whether writes are committed to git, for the project directory and the global one. */
+    public List<GitStatus> gitStatus() {
+        return List.of(projectRoot.gitStatus(), globalRoot.gitStatus());
+    }
+
+    /** What other tools changed in the repositories since the store opened; empty when git is off for both. */
+    public Optional<GitChanges> gitChanges() {
+        return locked("look for changes in git", () -> {
+            List<GitChanges.Directory> directories = new ArrayList<>();
+            projectRoot.gitChanges().ifPresent(directories::add);
+            globalRoot.gitChanges().ifPresent(directories::add);
+            return directories.isEmpty() ? Optional.<GitChanges>empty() : Optional.of(new GitChanges(directories));
         });
     }
 

@@ -1,5 +1,8 @@
 package dev.forge.memory.markdown.internal;
 
+import dev.forge.memory.StoreProblem;
+import dev.forge.memory.markdown.GitChanges;
+import dev.forge.memory.markdown.GitStatus;
 import dev.forge.memory.spi.files.AtomicFiles;
 import dev.forge.memory.spi.files.StoreLock;
 import java.io.FileNotFoundException;
@@ -11,7 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.util.HexFormat;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A directory tree writers share: the project's memory directory (with its session directories) or the global one.
@@ -22,8 +29,14 @@ import java.util.HexFormat;
  * <p>The directory, the lock and its {@code .lock} file are only created by the first write: opening a provider to
  * read creates nothing. The generation is overwritten in place, not replaced by a rename, so that announcing a change
  * does not change the directory's modification time, which the provider watches for files a person adds or removes.
+ *
+ * <p>With {@code git: true} the directory is also a git repository ({@link GitJournal}): a write begins with
+ * {@link #beginWrite()}, reports each file it changes with {@link #changed(Path)} and ends with
+ * {@link #endWrite(String)}, which commits them, all holding the lock.
  */
 final class Root {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Root.class);
 
     /** The name of the generation file. */
     static final String GENERATION_FILE = ".generation";
@@ -37,10 +50,30 @@ final class Root {
     private final boolean fsync;
     private StoreLock lock;
     private String seen = "";
+    // Null when git is off from the start; then gitOff says why.
+    private final GitJournal git;
+    private final String gitOff;
+    private final boolean gitWanted;
 
-    Root(Path directory, boolean fsync) {
+    /** A root whose writes are committed to git if {@code git} is on; opens the repository if there is one. */
+    Root(Path directory, boolean fsync, GitOptions git, Clock clock) {
         this.directory = directory;
         this.fsync = fsync;
+        GitJournal journal = null;
+        String off = null;
+        if (!git.on()) {
+            off = "git is off in the configuration ('git: true' turns it on)";
+        } else {
+            try {
+                journal = GitJournal.open(directory, git, clock, fsync);
+            } catch (LinkageError e) {
+                off = "JGit (org.eclipse.jgit) cannot be loaded (" + e + "): add it to the class path to use 'git: true'";
+                LOG.warn("git is off for the memories in {}: {}", directory, off);
+            }
+        }
+        this.git = journal;
+        this.gitOff = off;
+        this.gitWanted = git.on();
     }
 
     Path directory() {
@@ -148,10 +181,66 @@ final class Root {
         seen = next;
     }
 
-    /** Releases the lock, if it was taken. */
+    // ---- git
+
+    /** Before a write, holding the lock exclusively: opens or creates the repository. Never fails. */
+    void beginWrite() {
+        if (git != null) {
+            git.beginWrite();
+        }
+    }
+
+    /** The current write created, rewrote or deleted {@code path}, a file or a directory. */
+    void changed(Path path) {
+        if (git != null) {
+            git.changed(path);
+        }
+    }
+
+    /** After a write, still holding the lock: commits what it changed. Never fails. */
+    void endWrite(String message) {
+        if (git != null) {
+            git.endWrite(message);
+        }
+    }
+
+    /** Whether writes are committed to git, or why not. */
+    GitStatus gitStatus() {
+        return git == null ? new GitStatus(directory, false, Optional.of(gitOff)) : git.status();
+    }
+
+    /** Why git is off, when it was asked for and is off. */
+    Optional<StoreProblem> gitProblem() {
+        if (!gitWanted) {
+            return Optional.empty();
+        }
+        return gitStatus().offReason().map(reason -> new StoreProblem(directory.toString(), "git is off: " + reason));
+    }
+
+    /**
+     * What other tools changed in the repository since the provider opened it; empty when git is off. Holds the lock
+     * shared, so that no writer is between its files and its commit. A repository that cannot be read switches git
+     * off.
+     */
+    Optional<GitChanges.Directory> gitChanges() {
+        if (git == null || !git.status().on()) {
+            return Optional.empty();
+        }
+        try (StoreLock.Held held = sharedIfPresent()) {
+            return Optional.of(git.changes());
+        } catch (IOException | RuntimeException e) {
+            git.failedToRead(e);
+            return Optional.empty();
+        }
+    }
+
+    /** Releases the lock, if it was taken, and closes the repository. */
     void release() {
         if (lock != null) {
             lock.release();
+        }
+        if (git != null) {
+            git.close();
         }
     }
 }
