@@ -37,7 +37,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A run:
  * <ol>
- *   <li>reads every memory of the scopes (default PROJECT) and estimates the size of their values; at or under the
+ *   <li>reads every memory of the scopes (default PROJECT) but the plugin memory documents (keys that are
+ *       {@link dev.forge.memory.lifecycle.LayeredKey layered keys}: two projects' documents made from one template are
+ *       alike and must stay apart; their growth is {@link dev.forge.memory.lifecycle.PluginMemory#prune pruning}'s
+ *       business), and estimates the size of their values; at or under the
  *       threshold (default {@value #DEFAULT_THRESHOLD} tokens) it stops: {@link Outcome#BELOW_THRESHOLD};</li>
  *   <li>asks the {@link Consolidator} for a plan per scope; any exception it throws ends the run:
  *       {@link Outcome#REJECTED}, nothing written;</li>
@@ -95,6 +98,9 @@ public final class Consolidation {
         for (Scope scope : scopes) {
             Map<String, MemoryEntry> byKey = new LinkedHashMap<>();
             for (MemoryEntry entry : provider.query(Query.builder().scopes(scope).build())) {
+                if (dev.forge.memory.lifecycle.LayeredKey.parse(entry.key()).isPresent()) {
+                    continue;
+                }
                 byKey.put(entry.key(), entry);
                 tokens += estimator.estimate(entry.value());
             }
@@ -174,7 +180,7 @@ public final class Consolidation {
         } catch (ConflictException e) {
             return rejected(tokens, "Another writer changed these memories during consolidation; nothing was "
                     + "written. Run it again. (" + e.getMessage() + ")");
-        } catch (MemoryException e) {
+        } catch (RuntimeException e) {
             LOG.warn("Consolidation transaction failed and was rolled back: {}", e.toString());
             return rejected(tokens, "Writing the merged memories failed and was rolled back: " + e.getMessage());
         }
@@ -188,6 +194,15 @@ public final class Consolidation {
         List<EntryRef> removed = new ArrayList<>();
         boolean wrote = false;
         for (MergeWrite write : writes) {
+            // Without a transaction another writer may come in between: each group is checked again just before it
+            // is written, so a change made meanwhile is never merged away (what is already merged stays merged).
+            Optional<String> changed = changedSinceRead(List.of(write), (key, scope) -> provider.get(key, scope));
+            if (changed.isPresent()) {
+                String failure = changed.get().replace("nothing was written", wrote ? "the groups before it were "
+                        + "merged, the rest not" : "nothing was written");
+                return report(wrote ? Outcome.PARTIAL : Outcome.REJECTED, failure, tokens, merged, skipped, removed,
+                        List.of(failure));
+            }
             try {
                 provider.set(write.kept().key(), write.value(), write.scope(), write.tags(), write.metadata());
                 wrote = true;
@@ -199,7 +214,7 @@ public final class Consolidation {
                     gone.add(entry.key());
                 }
                 merged.add(new Group(write.scope(), write.kept().key(), gone, ""));
-            } catch (MemoryException e) {
+            } catch (RuntimeException e) {
                 LOG.warn("Consolidation stopped at '{}': {}", write.kept().key(), e.toString());
                 String failure = "Merging into '" + write.kept().key() + "' (" + write.scope().id() + ") failed: "
                         + e.getMessage() + (wrote ? " The kept memory already records what it replaces; nothing is "

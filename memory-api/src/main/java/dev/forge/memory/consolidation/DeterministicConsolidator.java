@@ -51,14 +51,15 @@ public final class DeterministicConsolidator implements Consolidator {
      * @param threshold the least similarity of near duplicates, above 0 and at most 1 (1: only values with the same
      *                  words in the same order)
      * @param shingle   the shingle size in words, 1 to 10
-     * @throws IllegalArgumentException if a setting is out of range
+     * @throws dev.forge.memory.InvalidRequestException if a setting is out of range
      */
     public static DeterministicConsolidator create(double threshold, int shingle) {
         if (!(threshold > 0 && threshold <= 1)) {
-            throw new IllegalArgumentException("threshold must be above 0 and at most 1, was " + threshold);
+            throw new dev.forge.memory.InvalidRequestException("The similarity threshold must be above 0 and at most 1 "
+                    + "(1: only values with the same words in the same order); it is " + threshold + ".");
         }
         if (shingle < 1 || shingle > 10) {
-            throw new IllegalArgumentException("shingle must be 1 to 10 words, was " + shingle);
+            throw new dev.forge.memory.InvalidRequestException("The shingle size must be 1 to 10 words; it is " + shingle + ".");
         }
         return new DeterministicConsolidator(threshold, shingle);
     }

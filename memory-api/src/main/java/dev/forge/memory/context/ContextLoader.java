@@ -119,8 +119,9 @@ public final class ContextLoader {
         }
         List<Scored> scored = new ArrayList<>();
         for (MemoryEntry entry : provider.query(Query.builder().scopes(scopes).order(Query.Order.UPDATED_DESC).build())) {
-            String haystack = (entry.key() + " " + entry.value() + " " + String.join(" ", entry.tags())).toLowerCase(Locale.ROOT);
-            int matched = (int) words.stream().filter(haystack::contains).count();
+            // Whole words, as the documentation says: "go" does not match "good".
+            Set<String> held = new java.util.HashSet<>(words(entry.key() + " " + entry.value() + " " + String.join(" ", entry.tags())));
+            int matched = (int) words.stream().filter(held::contains).count();
             if (matched > 0) {
                 scored.add(new Scored(entry, matched));
             }

@@ -70,10 +70,9 @@ public final class OpenAiHttp {
         if (body == null) {
             return "";
         }
-        String text = body.length() > EXCERPT * 4 ? body.substring(0, EXCERPT * 4) : body;
-        if (secret != null && !secret.isEmpty()) {
-            text = text.replace(secret, "***");
-        }
+        // Mask before cutting: a key cut in two at the cut would not be found, and half of it shown.
+        String text = secret != null && !secret.isEmpty() ? body.replace(secret, "***") : body;
+        text = text.length() > EXCERPT * 4 ? text.substring(0, EXCERPT * 4) : text;
         text = text.replaceAll("\\s+", " ").replaceAll("\\p{Cntrl}", "").trim();
         return text.length() > EXCERPT ? text.substring(0, EXCERPT) + "..." : text;
     }

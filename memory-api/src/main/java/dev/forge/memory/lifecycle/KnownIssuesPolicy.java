@@ -34,7 +34,9 @@ public final class KnownIssuesPolicy implements PrunePolicy {
     private static final Pattern HEADING = Pattern.compile("#{1,3} .*");
     private static final Pattern STATUS = Pattern.compile("\\s*(?:[-*]\\s+)?\\*\\*Status(?:\\*\\*:|:\\*\\*)(.*)", Pattern.CASE_INSENSITIVE);
     private static final Pattern DATE = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})");
-    private static final Pattern RESOLVED = Pattern.compile("\\bresolved\\b", Pattern.CASE_INSENSITIVE);
+    // The status must say it is resolved, first thing (after a marker such as an emoji or a check mark): "Not resolved
+    // yet" or "Unresolved" are not.
+    private static final Pattern RESOLVED = Pattern.compile("^[^\\p{L}\\p{N}]*resolved\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern IN_PROGRESS = Pattern.compile("\\bin[ -]progress\\b", Pattern.CASE_INSENSITIVE);
 
     /** A policy with the adapter's thresholds. */
@@ -64,7 +66,7 @@ public final class KnownIssuesPolicy implements PrunePolicy {
                 continue;
             }
             long days = Staleness.daysBetween(date.get(), today);
-            if (RESOLVED.matcher(status.get()).find()) {
+            if (RESOLVED.matcher(status.get()).lookingAt()) {
                 if (days >= RESOLVED_DAYS) {
                     actions.add(new PruneAction(key, PruneAction.Kind.REMOVED, "\"" + title + "\" resolved " + date.get()
                             + ", " + days + " days ago (resolved issues go after " + RESOLVED_DAYS + " days)"));

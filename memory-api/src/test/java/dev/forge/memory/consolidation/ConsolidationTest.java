@@ -1,9 +1,11 @@
 package dev.forge.memory.consolidation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.forge.memory.Capability;
 import dev.forge.memory.EntryRef;
+import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
@@ -279,5 +281,29 @@ class ConsolidationTest {
         assertThat(report.outcome()).isEqualTo(Outcome.NOTHING_TO_MERGE);
         assertThat(report.ran()).isTrue();
         assertThat(report.changed()).isFalse();
+    }
+
+    @Test
+    void plugin_memory_documents_are_never_merged_even_when_alike() {
+        String template = "<!-- Last Updated: 2026-02-10 -->\n\n# Known Issues\n\nNone yet.\n";
+        provider.set("skills/review/blog/known_issues", template, Scope.PROJECT);
+        provider.set("skills/review/shop/known_issues", template, Scope.PROJECT);
+        provider.set("x", "Use SQLite for storage.", Scope.PROJECT);
+        provider.set("y", "Use SQLite for storage.", Scope.PROJECT);
+
+        ConsolidationReport report = always().build().run();
+
+        assertThat(report.outcome()).isEqualTo(ConsolidationReport.Outcome.MERGED);
+        assertThat(report.merged()).extracting(ConsolidationReport.Group::kept).containsExactly("y");
+        assertThat(provider.get("skills/review/blog/known_issues", Scope.PROJECT)).isPresent();
+        assertThat(provider.get("skills/review/shop/known_issues", Scope.PROJECT)).isPresent();
+    }
+
+    @Test
+    void out_of_range_settings_of_the_deterministic_consolidator_are_typed_errors() {
+        assertThatThrownBy(() -> DeterministicConsolidator.create(1.5, 3)).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("above 0 and at most 1");
+        assertThatThrownBy(() -> DeterministicConsolidator.create(0.8, 0)).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("1 to 10 words");
     }
 }

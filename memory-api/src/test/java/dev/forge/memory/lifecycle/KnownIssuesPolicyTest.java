@@ -68,4 +68,23 @@ class KnownIssuesPolicyTest {
         PruneOutcome outcome = policy.prune(key, body, TODAY);
         assertThat(outcome.text()).isEqualTo("## Low\r\n### Old [VERIFY STATUS]\r\n**Status**: Blocked (2025-01-01)\r\nx\r\n");
     }
+
+    @Test
+    void a_status_that_only_mentions_resolved_is_not_resolved() {
+        String body = issue("Flaky login", "Not resolved yet (reported 2025-12-01)")
+                + issue("Cache bug", "Won't be resolved before 2.0 (2025-12-01)")
+                + issue("Old leak", "Unresolved (2025-12-01)");
+        PruneOutcome outcome = policy.prune(key, body, TODAY);
+        assertThat(outcome.actions()).extracting(PruneAction::kind).doesNotContain(PruneAction.Kind.REMOVED);
+        assertThat(outcome.text()).contains("### Flaky login").contains("### Cache bug").contains("### Old leak");
+    }
+
+    @Test
+    void a_comment_in_a_code_block_is_not_a_heading_so_a_removed_issue_goes_whole() {
+        String resolved = "### Build breaks\n**Status**: Resolved (2025-12-01)\nRun:\n```bash\n# clean first\nrm -rf target\n```\n\n";
+        String open = issue("Slow tests", "In Progress");
+        PruneOutcome outcome = policy.prune(key, resolved + open, TODAY);
+        assertThat(outcome.text()).isEqualTo(open);
+        assertThat(outcome.actions()).extracting(PruneAction::kind).containsExactly(PruneAction.Kind.REMOVED);
+    }
 }

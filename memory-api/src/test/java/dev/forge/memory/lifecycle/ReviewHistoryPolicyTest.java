@@ -52,4 +52,13 @@ class ReviewHistoryPolicyTest {
         assertThat(outcome.text()).isEqualTo("## Reviews\nintro\n## Review 2\ny\n");
         assertThat(outcome.archive().orElseThrow().text()).isEqualTo("## Review 1\n### Details\nx\n");
     }
+
+    @Test
+    void a_review_heading_inside_a_code_block_is_part_of_the_review_around_it() {
+        String quoted = "## Review 1\nThe template:\n~~~markdown\n## Review <date>\n- findings\n~~~\n";
+        String body = quoted + "## Review 2\nb\n";
+        PruneOutcome outcome = new ReviewHistoryPolicy(1).prune(key, body, TODAY);
+        assertThat(outcome.text()).isEqualTo("## Review 2\nb\n");
+        assertThat(outcome.archive().orElseThrow().text()).contains(quoted);
+    }
 }

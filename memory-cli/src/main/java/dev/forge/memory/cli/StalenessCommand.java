@@ -59,11 +59,13 @@ final class StalenessCommand implements Callable<Integer> {
     public Integer call() {
         Optional<Staleness> filter = Optional.ofNullable(only).map(StalenessCommand::staleness);
         Set<Scope> chosen = scopes.isEmpty() ? EnumSet.of(Scope.PROJECT, Scope.GLOBAL) : EnumSet.copyOf(scopes);
-        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        // One instant for the whole report, so that documents and other memories are dated against the same day.
+        java.time.Clock clock = java.time.Clock.fixed(java.time.Instant.now(), ZoneOffset.UTC);
+        LocalDate today = LocalDate.now(clock);
         List<Row> rows = new ArrayList<>();
         try (MemoryProvider memory = cli.open()) {
             for (Scope scope : chosen) {
-                rows.addAll(rows(memory, scope, today));
+                rows.addAll(rows(memory, scope, clock, today));
             }
         }
         rows.removeIf(row -> filter.isPresent() && row.staleness() != filter.get());
@@ -118,9 +120,9 @@ final class StalenessCommand implements Callable<Integer> {
     }
 
     /** The rows of one scope: its plugin memory documents by their timestamp line, every other memory by its update. */
-    private static List<Row> rows(MemoryProvider memory, Scope scope, LocalDate today) {
+    private static List<Row> rows(MemoryProvider memory, Scope scope, java.time.Clock clock, LocalDate today) {
         List<Row> rows = new ArrayList<>();
-        StalenessReport report = PluginMemory.builder(memory).scope(scope).clock(java.time.Clock.systemUTC()).build()
+        StalenessReport report = PluginMemory.builder(memory).scope(scope).clock(clock).build()
                 .getStalenessReport();
         Set<String> documents = new java.util.HashSet<>();
         for (List<StalenessEntry> group : List.of(report.fresh(), report.aging(), report.stale())) {

@@ -564,4 +564,25 @@ class LayeredLayoutTest {
         }
         assertThat(ids).containsExactly("standard", "layered");
     }
+
+    @Test
+    void a_write_never_replaces_a_same_size_edit_made_within_one_tick_of_the_file_time() throws IOException {
+        String key = "projects/my-api/project_profile";
+        try (MarkdownMemoryProvider provider = open()) {
+            provider.set(key, "AAAA original", Scope.PROJECT);
+            Path document = memory().resolve(key + ".md");
+            FileTime tick = FileTime.fromMillis((System.currentTimeMillis() / 1000) * 1000 - 5000);
+            Files.writeString(document, "DDDD hand edit", StandardCharsets.UTF_8);
+            Files.setLastModifiedTime(document, tick);
+            assertThat(provider.get(key, Scope.PROJECT).orElseThrow().value()).isEqualTo("DDDD hand edit");
+            // Another tool saves once more: same size, and a file system with coarse times gives the same time.
+            Files.writeString(document, "BBBB hand edit", StandardCharsets.UTF_8);
+            Files.setLastModifiedTime(document, tick);
+
+            provider.set(key, "CCCC mine", Scope.PROJECT);
+
+            assertThat(provider.requireHistory().versions(key, Scope.PROJECT)).extracting(MemoryEntry::value)
+                    .containsExactly("AAAA original", "BBBB hand edit", "CCCC mine");
+        }
+    }
 }

@@ -33,15 +33,24 @@ public record Sections(String preamble, List<Section> sections) {
         sections = List.copyOf(sections);
     }
 
-    /** Cuts {@code text} at every line (line end removed) that {@code heading} accepts. */
+    /**
+     * Cuts {@code text} at every line (line end removed) that {@code heading} accepts, except inside fenced code blocks
+     * (between {@code ```} or {@code ~~~} lines), where a {@code # comment} is code, not a heading.
+     */
     public static Sections split(String text, Predicate<String> heading) {
         StringBuilder preamble = new StringBuilder();
         List<Section> sections = new ArrayList<>();
         String currentHeading = null;
         StringBuilder current = null;
+        String fence = null;
         for (String line : lines(text)) {
             String bare = strip(line);
-            if (heading.test(bare)) {
+            String trimmed = bare.stripLeading();
+            if (fence == null && (trimmed.startsWith("```") || trimmed.startsWith("~~~"))) {
+                fence = trimmed.substring(0, 3);
+            } else if (fence != null && trimmed.startsWith(fence)) {
+                fence = null;
+            } else if (fence == null && heading.test(bare)) {
                 if (current != null) {
                     sections.add(new Section(currentHeading, current.toString()));
                 }

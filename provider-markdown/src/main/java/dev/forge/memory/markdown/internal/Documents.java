@@ -267,8 +267,9 @@ final class Documents {
     }
 
     /**
-     * Reads the document of {@code key} again if its size or modification time changed, or it appeared or went: before
-     * a write builds on it, so that an edit made in place is never overwritten unseen.
+     * Reads the document of {@code key} again, its content whatever its size and modification time say, and notes
+     * whether it appeared or went: before a write builds on it, so that an edit made in place is never overwritten
+     * unseen, not even one of the same size within the file system's time resolution.
      *
      * @return whether it changed
      */
@@ -289,9 +290,13 @@ final class Documents {
         if (!known && !spelledExactly(relative.get())) {
             return false; // another key's document, reached through a name differing in case
         }
-        Set<String> touched = new HashSet<>();
-        visit(key, path, attributes, touched);
-        return !touched.isEmpty();
+        // Read the content whatever size and time say: an edit of the same size within the file system's time
+        // resolution keeps both, and a write must never replace an edit it has not seen.
+        Document before = byKey.get(key);
+        StoreProblem problemBefore = unreadable.get(key);
+        forget(key);
+        read(key, path, attributes);
+        return !Objects.equals(before, byKey.get(key)) || !Objects.equals(problemBefore, unreadable.get(key));
     }
 
     // ---- what a key shows
