@@ -54,7 +54,12 @@ final class ConfigTemplates {
                         + "$FORGE_HOME/memory, else ~/.forge/memory"),
                 new Setting("max_file_size", size(defaults.maxFileSize().bytes()),
                         "larger memory files are skipped and listed by 'forge-memory doctor'; 64KB to 256MB"),
-                new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
+                new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"),
+                new Setting("layout", defaults.layout().id(), "standard, or layered: PROJECT memories at the Forge "
+                        + "plugin's paths (projects/<project>/<file>.md, skills/..., commands/..., agents/...)"),
+                new Setting("git", String.valueOf(defaults.git()), "true: each memory directory a git repository, "
+                        + "one commit per write"),
+                new Setting("git_author", defaults.gitAuthor(), "author and committer of those commits"));
     }
 
     private static List<Setting> sqliteSettings() {
