@@ -22,7 +22,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "consolidate", mixinStandardHelpOptions = true,
         description = {"Merge exact and near-duplicate memories once the scopes hold more than --threshold estimated "
                 + "tokens (characters / 3.5). The newest memory of a group is kept; it records the others in its "
-                + "'supersedes' metadata (key, value, tags, times) before they are deleted, so nothing is lost.",
+                + "'supersedes' metadata (key, value, tags, times) before they are deleted, so nothing is lost. Plugin "
+                + "memory documents (layered keys) are never merged: 'prune' keeps them in shape.",
             "With --llm-model, an OpenAI-compatible chat model plans the merges instead (key from "
                 + "$FORGE_CONSOLIDATION_API_KEY); if it fails or answers nonsense, nothing is changed and the command exits 4.",
             "--dry-run shows the plan and writes nothing.",
