@@ -220,10 +220,15 @@ public final class Report {
             }
             Map<String, String> params = params(extra);
             String name = extra.path("name").asText();
+            // A benchmark that could not run (no Node.js for the MCP server...) says so with unit "skipped": shown as
+            // such, never as a ratio of 0.
+            boolean skipped = "skipped".equals(extra.path("unit").asText());
             byName.put(name + '\u0000' + params, new Result(name, extra.path("description").asText(name),
-                    extra.path("ours").asDouble(Double.NaN), extra.path("baseline").asDouble(Double.NaN),
-                    extra.path("unit").asText(), extra.path("ratio").asDouble(Double.NaN), extra.path("target").asDouble(0),
-                    params, Optional.empty()));
+                    skipped ? Double.NaN : extra.path("ours").asDouble(Double.NaN),
+                    skipped ? Double.NaN : extra.path("baseline").asDouble(Double.NaN),
+                    extra.path("unit").asText(), skipped ? Double.NaN : extra.path("ratio").asDouble(Double.NaN),
+                    extra.path("target").asDouble(0), params,
+                    skipped ? Optional.of("skipped: " + params.getOrDefault("reason", "no reason given")) : Optional.empty()));
         }
         return List.copyOf(byName.values());
     }
