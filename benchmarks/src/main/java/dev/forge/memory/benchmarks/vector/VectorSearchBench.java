@@ -18,6 +18,7 @@ import dev.langchain4j.store.embedding.EmbeddingMatch;
 import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
@@ -263,8 +264,9 @@ public class VectorSearchBench {
     public void search_baseline(Blackhole blackhole) throws IOException {
         TopDocs top = searcher.search(new KnnFloatVectorQuery(field, queryVectors.get(nextQuery()), k), k);
         int end = Math.min(LIMIT, top.scoreDocs.length);
+        StoredFields stored = searcher.storedFields();
         for (int i = 0; i < end; i++) {
-            blackhole.consume(searcher.storedFields().document(top.scoreDocs[i].doc).get("entry"));
+            blackhole.consume(stored.document(top.scoreDocs[i].doc).get("entry"));
         }
     }
 
