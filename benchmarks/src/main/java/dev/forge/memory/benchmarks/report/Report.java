@@ -314,6 +314,7 @@ public final class Report {
             md.append("| ").append(cell(result.label())).append(" | ").append(cell(result.description())).append(" | ")
                     .append(format(result.ours())).append(" | ").append(format(result.baseline())).append(" | ")
                     .append(cell(result.unit())).append(" | ").append(result.error().isPresent() ? "**error**"
+                            : result.baseline() == 0 && result.ratio() == 0 ? "n/a (no baseline)"
                             : format(result.ratio())).append(" | ")
                     .append(result.target() > 0 ? format(result.target()) : "").append(" | ")
                     .append(result.met().map(met -> met ? "yes" : "**no**").orElse("")).append(" |\n");
