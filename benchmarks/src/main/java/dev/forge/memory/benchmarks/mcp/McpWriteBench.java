@@ -1,0 +1,179 @@
+package dev.forge.memory.benchmarks.mcp;
+
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.benchmarks.Extras;
+import dev.forge.memory.benchmarks.Measure;
+import dev.forge.memory.benchmarks.markdown.BenchStores;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * Writing {@code items} memories one call each, as an agent does, into an empty store: the markdown and the file
+ * provider at their default settings ({@code fsync: true}: each write forced to the disk) against the official MCP
+ * memory server ({@code @modelcontextprotocol/server-memory}, pinned in {@code benchmarks/mcp/package.json}), driven
+ * over stdio with one {@code create_entities} call per memory (one entity, one observation), each answer awaited.
+ * The server writes its whole graph (a JSON Lines file, not forced to the disk) on every call. Starting the server
+ * and its {@code initialize} handshake, like opening a provider, are not timed. One invocation per iteration, each
+ * on a fresh store.
+ *
+ * <p>Without {@code node} or the installed package, every benchmark of this class is skipped: its setup records an
+ * {@link Extras} line {@code mcp.skipped} (params {@code benchmark} and {@code reason}) and fails with the reason, so
+ * neither side of a pair has a result.
+ */
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@State(Scope.Benchmark)
+public class McpWriteBench {
+
+    /** The name of the {@link Extras} line recorded when the server cannot run. */
+    public static final String SKIPPED = "mcp.skipped";
+
+    /** Memories written per invocation. */
+    @Param("5000")
+    public int items;
+
+    McpMemoryServer.Found installation;
+    Path root;
+
+    /** Finds the server, or records why every benchmark here is skipped and fails with that reason. */
+    @Setup(Level.Trial)
+    public void setUp(BenchmarkParams params) {
+        McpMemoryServer.Installation found = McpMemoryServer.locate();
+        if (found instanceof McpMemoryServer.Missing missing) {
+            Extras.record(SKIPPED, 0, 0, "skipped", 0, 0,
+                    Map.of("benchmark", params.getBenchmark(), "reason", missing.reason()));
+            throw new IllegalStateException("Skipped: " + missing.reason());
+        }
+        installation = (McpMemoryServer.Found) found;
+        root = BenchStores.newDirectory("mcp");
+    }
+
+    /** Removes the stores. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        BenchStores.deleteTree(root);
+    }
+
+    /** A fresh, empty store of one provider per iteration. */
+    public abstract static class Store {
+        MemoryProvider provider;
+        Path directory;
+
+        abstract BenchStores.Backend backend();
+
+        /** Opens the provider on a new directory. */
+        @Setup(Level.Iteration)
+        public void setUp(McpWriteBench bench) {
+            directory = BenchStores.newDirectory("mcp-store");
+            provider = backend().open(directory, true);
+        }
+
+        /** Closes the provider and removes its directory. */
+        @TearDown(Level.Iteration)
+        public void tearDown() {
+            provider.close();
+            BenchStores.deleteTree(directory);
+        }
+    }
+
+    /** The markdown provider, defaults ({@code fsync: true}). */
+    @State(Scope.Benchmark)
+    public static class MarkdownStore extends Store {
+        @Override
+        BenchStores.Backend backend() {
+            return BenchStores.Backend.MARKDOWN;
+        }
+    }
+
+    /** The file provider, defaults ({@code fsync: true}). */
+    @State(Scope.Benchmark)
+    public static class FileStore extends Store {
+        @Override
+        BenchStores.Backend backend() {
+            return BenchStores.Backend.FILE;
+        }
+    }
+
+    /** The MCP memory server, started on an empty graph file per iteration. */
+    @State(Scope.Benchmark)
+    public static class Server {
+        McpMemoryServer server;
+        Path directory;
+
+        /** Starts the server and completes the handshake. */
+        @Setup(Level.Iteration)
+        public void setUp(McpWriteBench bench) throws IOException {
+            directory = BenchStores.newDirectory("mcp-server");
+            server = McpMemoryServer.start(bench.installation, directory.resolve("memory.jsonl"));
+        }
+
+        /** Stops the server and removes its graph. */
+        @TearDown(Level.Iteration)
+        public void tearDown() {
+            server.close();
+            BenchStores.deleteTree(directory);
+        }
+    }
+
+    /** {@code items} markdown {@code set}s. */
+    @Benchmark
+    @Measure(value = "markdown set x items vs the official MCP memory server's create_entities x items over stdio",
+            target = 20)
+    public int markdownWrites_ours(MarkdownStore store) {
+        return writeAll(store.provider);
+    }
+
+    /** {@code items} {@code create_entities} calls to the MCP memory server. */
+    @Benchmark
+    public int markdownWrites_baseline(Server server) throws IOException {
+        return writeAll(server.server);
+    }
+
+    /** {@code items} file {@code set}s. */
+    @Benchmark
+    @Measure(value = "file set x items vs the official MCP memory server's create_entities x items over stdio",
+            target = 20)
+    public int fileWrites_ours(FileStore store) {
+        return writeAll(store.provider);
+    }
+
+    /** {@code items} {@code create_entities} calls to the MCP memory server. */
+    @Benchmark
+    public int fileWrites_baseline(Server server) throws IOException {
+        return writeAll(server.server);
+    }
+
+    private int writeAll(MemoryProvider provider) {
+        int versions = 0;
+        for (int i = 0; i < items; i++) {
+            BenchStores.write(provider, i);
+            versions++;
+        }
+        return versions;
+    }
+
+    private int writeAll(McpMemoryServer server) throws IOException {
+        int created = 0;
+        for (int i = 0; i < items; i++) {
+            created += server.createEntity(BenchStores.key(i), BenchStores.TAG, BenchStores.value(i))
+                    .path("structuredContent").path("entities").size();
+        }
+        if (created != items) {
+            throw new IllegalStateException("The MCP memory server created " + created + " of " + items + " entities");
+        }
+        return created;
+    }
+}
