@@ -1,8 +1,6 @@
 package dev.forge.memory.consolidation;
 
-import dev.forge.memory.BackendUnavailableException;
-import java.util.Optional;
-import java.util.OptionalInt;
+import dev.forge.memory.RemoteServiceException;
 
 /**
  * A remote consolidator (an LLM service) gave no usable plan: it refused the request, did not answer in time, could not
@@ -10,13 +8,8 @@ import java.util.OptionalInt;
  *
  * <p>Never holds the API key: neither in its message nor in the body excerpt.
  */
-public class ConsolidationServiceException extends BackendUnavailableException {
+public class ConsolidationServiceException extends RemoteServiceException {
     private static final long serialVersionUID = 1L;
-
-    /** The HTTP status, or -1 if there was no response. */
-    private final int status;
-    /** The start of the response body, or null. */
-    private final String bodyExcerpt;
 
     /**
      * An error.
@@ -27,18 +20,6 @@ public class ConsolidationServiceException extends BackendUnavailableException {
      * @param cause       the I/O or parser error, or {@code null}
      */
     public ConsolidationServiceException(String message, int status, String bodyExcerpt, Throwable cause) {
-        super(message, cause);
-        this.status = status;
-        this.bodyExcerpt = bodyExcerpt;
-    }
-
-    /** The HTTP status, if the service answered. */
-    public OptionalInt status() {
-        return status < 0 ? OptionalInt.empty() : OptionalInt.of(status);
-    }
-
-    /** The start of the response body, if there was one. */
-    public Optional<String> bodyExcerpt() {
-        return Optional.ofNullable(bodyExcerpt);
+        super(message, status, bodyExcerpt, cause);
     }
 }

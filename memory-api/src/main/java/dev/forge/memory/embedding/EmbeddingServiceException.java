@@ -1,8 +1,6 @@
 package dev.forge.memory.embedding;
 
-import dev.forge.memory.BackendUnavailableException;
-import java.util.Optional;
-import java.util.OptionalInt;
+import dev.forge.memory.RemoteServiceException;
 
 /**
  * A remote embedding service could not give vectors: it refused the request (a 4xx status such as 401 for a wrong
@@ -11,13 +9,8 @@ import java.util.OptionalInt;
  *
  * <p>Never holds the API key: neither in its message nor in the body excerpt.
  */
-public class EmbeddingServiceException extends BackendUnavailableException {
+public class EmbeddingServiceException extends RemoteServiceException {
     private static final long serialVersionUID = 1L;
-
-    /** The HTTP status of the last response, or -1 if there was none. */
-    private final int status;
-    /** The start of the last response's body, or null. */
-    private final String bodyExcerpt;
 
     /**
      * An error.
@@ -28,18 +21,6 @@ public class EmbeddingServiceException extends BackendUnavailableException {
      * @param cause       the I/O error or parser error, or {@code null}
      */
     public EmbeddingServiceException(String message, int status, String bodyExcerpt, Throwable cause) {
-        super(message, cause);
-        this.status = status;
-        this.bodyExcerpt = bodyExcerpt;
-    }
-
-    /** The HTTP status of the last response, if the service answered at all. */
-    public OptionalInt status() {
-        return status < 0 ? OptionalInt.empty() : OptionalInt.of(status);
-    }
-
-    /** The start of the last response's body (at most a few hundred characters), if there was one. */
-    public Optional<String> bodyExcerpt() {
-        return Optional.ofNullable(bodyExcerpt);
+        super(message, status, bodyExcerpt, cause);
     }
 }
