@@ -36,8 +36,8 @@ import java.util.concurrent.TimeUnit;
  * {@code ready-<id>}, waits for {@code go}, runs its threads, closes the provider and exits 0; any failure exits 1 with
  * the stack trace on standard error.
  *
- * <p>Each thread does a fixed mix of operations, seeded by its name: 40% sets of one of its {@value #OWN_KEYS} own
- * keys, 40% sets of one of the {@value #SHARED_KEYS} keys every thread of every process shares, 20% deletes of one of
+ * <p>Each thread does a fixed mix of operations, seeded by its name: 40% sets of one of its three own
+ * keys, 40% sets of one of the two keys every thread of every process shares, 20% deletes of one of
  * its own keys; each set carries tags and metadata naming the writer and the operation. Every operation is
  * appended to the thread's log ({@code log-<id>-t<n>.tsv}, flushed per line) once the provider has acknowledged it:
  * {@code index, kind, key, value, answer}, where the answer is the version a set returned or whether a delete removed
