@@ -1,5 +1,8 @@
 package dev.forge.memory.conformance;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
@@ -17,7 +20,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -44,6 +46,9 @@ import java.util.concurrent.TimeUnit;
  * something.
  */
 public final class ManyProcessesWorker {
+
+    /** Reads and writes the plan's {@code config} property: the provider's config block as one JSON object. */
+    static final ObjectMapper CONFIG_JSON = new ObjectMapper();
 
     /** The file of the work directory that holds the plan: provider, config, sizes. */
     public static final String PLAN_FILE = "plan.properties";
@@ -97,11 +102,12 @@ public final class ManyProcessesWorker {
 
     /** Opens the planned provider on {@code store} by its factory name, for {@link #PROJECT} and {@code session}. */
     static MemoryProvider open(Path store, Properties plan, String session) {
-        Map<String, Object> config = new LinkedHashMap<>();
-        for (String name : plan.stringPropertyNames()) {
-            if (name.startsWith("config.")) {
-                config.put(name.substring("config.".length()), plan.getProperty(name));
-            }
+        Map<String, Object> config;
+        try {
+            config = CONFIG_JSON.readValue(plan.getProperty("config", "{}"), new TypeReference<Map<String, Object>>() {
+            });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the plan's config is not a JSON object: " + e.getOriginalMessage(), e);
         }
         ProviderRegistry registry = ProviderRegistry.load();
         ProviderContext context = ProviderContext.builder()

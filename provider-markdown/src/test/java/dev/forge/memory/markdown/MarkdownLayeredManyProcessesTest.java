@@ -1,7 +1,6 @@
 package dev.forge.memory.markdown;
 
 import dev.forge.memory.conformance.ManyProcessesKit;
-import dev.forge.memory.conformance.Reliability;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -33,12 +32,7 @@ class MarkdownLayeredManyProcessesTest extends ManyProcessesKit {
     }
 
     @Override
-    protected int processes() {
-        return Reliability.soak() ? 2 : 1;
-    }
-
-    @Override
-    protected int threads() {
-        return Reliability.soak() ? 4 : 2;
+    protected boolean reducedShortForm() {
+        return true;
     }
 }
