@@ -6,13 +6,13 @@ import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import java.util.Map;
 
-/** The SPI fuzz kit against the markdown provider, set up as in {@link MarkdownConformanceTest}. */
+/** The SPI fuzz kit against the markdown provider, set up as in {@link MarkdownConformanceTest}, without fsync (parsing is fuzzed, not durability). */
 class MarkdownSpiFuzzTest extends SpiFuzzContract {
 
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         return new MarkdownMemoryProviderFactory().open(
-                context.withConfig(ProviderConfig.of(Map.of("path", "projects/{project}/memory"))));
+                context.withConfig(ProviderConfig.of(Map.of("path", "projects/{project}/memory", "fsync", false))));
     }
 
     @Override

@@ -15,6 +15,12 @@ class VectorSpiFuzzTest extends SpiFuzzContract {
                 ProviderConfig.of(Map.of("embedding", Map.of("model", "hashing")))));
     }
 
+    /** 25: every vector write commits the Lucene index, about 100 ms on the build machine. */
+    @Override
+    protected int shortFormTries() {
+        return 25;
+    }
+
     @Override
     protected String providerName() {
         return "vector";

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * For providers whose keys become file names: {@code Reliability.count("paths", 1000, 100000)} hostile keys (1,000 in
+ * For providers whose keys become file names: {@code Reliability.count("paths", 500, 100000)} hostile keys (500 in
  * the short form: ten thousand writes cost about 40 s per store on the build machine, over the build's budget) (relative
  * and absolute path escapes, drive letters, UNC names, encoded dots, control characters) never make a file outside
  * the store directory, and each one either round-trips exactly or is refused with {@link InvalidKeyException}.
@@ -40,7 +40,7 @@ public abstract class PathEscapeContract extends ContractSupport {
     @Test
     void hostile_keys_never_write_outside_the_store_and_round_trip_or_are_refused_as_invalid_keys() throws IOException {
         long seed = FuzzInputs.seed();
-        int attempts = Reliability.count("paths", 1_000, 100_000);
+        int attempts = Reliability.count("paths", 500, 100_000);
         String outside = workDirectory().resolve("escaped").toAbsolutePath().toString();
         Arbitrary<String> piece = Arbitraries.of("../", "..\\", "..", "/", "\\", "./", ".", "%2e%2e%2f", "..%2f", "%00",
                 "~/", "C:", "C:\\", "\\\\", "//", ":", "a", "b/", "日/", ".md", ".json", ".gz", " ", ".git/", ".forge/",
