@@ -68,7 +68,7 @@ public abstract class OnDiskFuzzContract extends ContractSupport {
                                 .getBytes(StandardCharsets.UTF_8), "[".repeat(100_000).getBytes(StandardCharsets.UTF_8),
                         "{\"a\":".repeat(10_000).getBytes(StandardCharsets.UTF_8), "\"\\ud800\"".getBytes(StandardCharsets.UTF_8),
                         "1e999999".getBytes(StandardCharsets.UTF_8), "!!java.lang.Runtime {}".getBytes(StandardCharsets.UTF_8)));
-        long[] counts = {0, 0, 0};
+        long[] counts = {0, 0};
         FuzzInputs.sample(inserts, seed, tries, insert -> {
             int at = random.nextInt(original.length + 1);
             int cut = random.nextInt(3) == 0 ? random.nextInt(Math.min(40, original.length - at) + 1) : 0;
@@ -83,12 +83,7 @@ public abstract class OnDiskFuzzContract extends ContractSupport {
             typed(counts, "get" + what, () -> provider.get("victim", Scope.PROJECT));
             typed(counts, "query" + what, () -> provider.query(Query.builder().build()));
             typed(counts, "search" + what, () -> provider.search(SearchRequest.keyword("good value victim")));
-            typed(counts, "doctor" + what, () -> {
-                if (!provider.doctor().isEmpty()) {
-                    counts[2]++;
-                }
-                return null;
-            });
+            typed(counts, "doctor" + what, () -> provider.doctor());
             for (MemoryEntry good : goods) {
                 assertThat(provider.get(good.key(), Scope.PROJECT)).as(good.key() + what).contains(good);
             }
@@ -98,19 +93,10 @@ public abstract class OnDiskFuzzContract extends ContractSupport {
             }
             provider.delete("victim", Scope.PROJECT);
             provider.set("victim", MARKER, Scope.PROJECT, List.of("v"), Map.of("m", "x"));
-            clearAside(file);
             write(file, original);
         });
         Reliability.report("fuzz", providerName() + " files on disk", "inputs tried", counts[0]);
         Reliability.report("fuzz", providerName() + " files on disk", "typed rejections", counts[1]);
-        Reliability.report("fuzz", providerName() + " files on disk", "damage listed by doctor", counts[2]);
-    }
-
-    /**
-     * Removes what the provider moved aside or left behind for the damaged file (anything not in the store before),
-     * so the next try starts from the same files. The default removes nothing.
-     */
-    protected void clearAside(Path file) {
     }
 
     private static void typed(long[] counts, String what, Callable<?> call) {

@@ -81,7 +81,7 @@ class ConfigFuzzTest {
                 "memory:\n  provider: in-memory\n  provider: file", "? [a, b]\n: c", "memory:\n  ? {a: b}\n  : c", "---\n---\n---",
                 "memory: {provider: in-memory}\n---\nmemory: {provider: file}", "%YAML 9.9\n---\nmemory: {}", "\ufeffmemory: {}",
                 "memory:\n\tprovider: in-memory", "memory: [provider, in-memory]", "memory: 1e999999", "memory: .nan", "",
-                "\u0000", "memory:\n  provider: \"" + "x".repeat(1024 * 1024) + "\"", "memory:\n  provider: in-memory\n  config:\n    "
+                "\u0000", "memory:\n  provider: \"" + "x".repeat(64 * 1024) + "\"", "memory:\n  provider: in-memory\n  config:\n    "
                         + "k".repeat(100_000) + ": 1");
     }
 
