@@ -20,6 +20,11 @@ public final class Suggestions {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String candidate : candidates) {
+            // The distance is at least the difference in length: a candidate that far off is never suggested, and a
+            // hostile megabyte-long name costs nothing instead of a megabyte times each candidate's length.
+            if (Math.abs(wanted.length() - candidate.length()) > allowed) {
+                continue;
+            }
             int distance = distance(wanted, candidate.toLowerCase(Locale.ROOT));
             if (distance < bestDistance) {
                 best = candidate;
