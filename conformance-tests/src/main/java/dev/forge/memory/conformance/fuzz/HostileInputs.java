@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Hand-picked hostile inputs for any provider, without jqwik: path escapes, control characters, unpaired surrogates,
+ * Hand-picked hostile inputs for any provider, without randomness: path escapes, control characters, unpaired surrogates,
  * oversized keys, values and metadata, deep nesting, front-matter and JSON look-alikes, SQL, FTS5 and Cypher syntax.
  * Each list is a fresh copy; the large ones are built on each call, so hold them only as long as needed.
  */

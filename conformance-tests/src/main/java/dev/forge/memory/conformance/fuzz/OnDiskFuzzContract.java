@@ -23,8 +23,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -60,8 +58,8 @@ public abstract class OnDiskFuzzContract extends ContractSupport {
         Path file = files.get(0);
         byte[] original = after.get(file);
         Random random = new Random(seed);
-        Arbitrary<byte[]> inserts = Arbitraries.oneOf(FuzzInputs.text(8).map(s -> s.getBytes(StandardCharsets.UTF_8)),
-                Arbitraries.of(bytes(0xC3, 0x28), bytes(0xFF), bytes(0xED, 0xA0, 0x80), bytes(0xF4, 0x90, 0x80, 0x80),
+        Gen<byte[]> inserts = Gen.oneOf(FuzzInputs.text(8).map(s -> s.getBytes(StandardCharsets.UTF_8)),
+                Gen.of(bytes(0xC3, 0x28), bytes(0xFF), bytes(0xED, 0xA0, 0x80), bytes(0xF4, 0x90, 0x80, 0x80),
                         bytes(0), "\n---\n".getBytes(StandardCharsets.UTF_8), "---".getBytes(StandardCharsets.UTF_8),
                         "key: good-1\n".getBytes(StandardCharsets.UTF_8), "version: -1\n".getBytes(StandardCharsets.UTF_8),
                         "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"

@@ -17,9 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -103,11 +100,15 @@ class ConfigFuzzTest {
         tryConfig(new byte[] {'m', ':', ' ', (byte) 0xED, (byte) 0xA0, (byte) 0x80}, "an encoded surrogate");
         long seed = FuzzInputs.seed();
         int tries = Reliability.count("fuzz.config", 100, 20_000);
-        Arbitrary<String> edit = Combinators.combine(Arbitraries.integers().between(0, VALID.length()),
-                Arbitraries.integers().between(0, 8), Arbitraries.oneOf(FuzzInputs.text(6),
-                        Arbitraries.of("&a ", "*a", "<<: ", "${", "}", "${PROJECT_NAME}", "!!str ", "? ", ": ", "- ", "\n  ",
-                                "\t", "'", "\"", "#", "|\n", ">-\n", "---\n", "[", "{")))
-                .as((at, cut, insert) -> VALID.substring(0, at) + insert + VALID.substring(Math.min(VALID.length(), at + cut)));
+        Gen<Integer> at = Gen.between(0, VALID.length());
+        Gen<Integer> cut = Gen.between(0, 8);
+        Gen<String> insert = Gen.oneOf(FuzzInputs.text(6), Gen.of("&a ", "*a", "<<: ", "${", "}", "${PROJECT_NAME}", "!!str ",
+                "? ", ": ", "- ", "\n  ", "\t", "'", "\"", "#", "|\n", ">-\n", "---\n", "[", "{"));
+        Gen<String> edit = random -> {
+            int from = at.next(random);
+            int length = cut.next(random);
+            return VALID.substring(0, from) + insert.next(random) + VALID.substring(Math.min(VALID.length(), from + length));
+        };
         List<String> failures = new ArrayList<>();
         FuzzInputs.sample(edit, seed, tries, text -> {
             try {

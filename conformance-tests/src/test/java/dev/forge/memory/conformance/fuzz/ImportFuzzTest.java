@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,7 +124,7 @@ class ImportFuzzTest {
 
     private void fuzzEdits(String valid, TransferFormat format, long seed) {
         Random random = new Random(seed);
-        FuzzInputs.sample(Arbitraries.oneOf(FuzzInputs.text(8), Arbitraries.of("\n", "{", "}", "[", "]", "\"", ",", ":",
+        FuzzInputs.sample(Gen.oneOf(FuzzInputs.text(8), Gen.of("\n", "{", "}", "[", "]", "\"", ",", ":",
                 "\\", "\\u", "\\ud800", "null", "1e999", "-1", "\"kind\":\"entry\",", "\u0000")), seed, Reliability.count(
                 "fuzz.import", 100, 10_000), insert -> {
                     int at = random.nextInt(valid.length() + 1);
