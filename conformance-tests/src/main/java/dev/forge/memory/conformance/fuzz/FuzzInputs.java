@@ -156,6 +156,19 @@ public final class FuzzInputs {
         return random -> new Write(keys.next(random), values.next(random), tags.next(random), metadata.next(random));
     }
 
+    /**
+     * Path-like keys: 1 to 10 pieces of traversal ({@code ../}, {@code ..\\}, encoded dots), absolute and drive
+     * roots, separators, NUL, newlines, right-to-left override, reserved file endings and directories
+     * ({@code .git/}, {@code .forge/}), and {@code outside}, an absolute path a key must never reach, with and
+     * without a separator after it.
+     */
+    public static Gen<String> pathLikeKeys(String outside) {
+        Gen<String> piece = Gen.of("../", "..\\", "..", "/", "\\", "./", ".", "%2e%2e%2f", "..%2f", "%00",
+                "~/", "C:", "C:\\", "\\\\", "//", ":", "a", "b/", "\u65e5/", ".md", ".json", ".gz", " ", ".git/",
+                ".forge/", "\u0000", "\n", "\u202e", outside, outside + "/", "escaped");
+        return piece.list(1, 10).map(parts -> String.join("", parts));
+    }
+
     /** Query patterns: globs from the awkward alphabet, and the hostile ones. */
     public static Gen<String> patterns() {
         return Gen.frequency(3, text(20), 1, Gen.of(HostileInputs.patterns()));

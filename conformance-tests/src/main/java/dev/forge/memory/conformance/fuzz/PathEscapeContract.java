@@ -40,10 +40,7 @@ public abstract class PathEscapeContract extends ContractSupport {
         long seed = FuzzInputs.seed();
         int attempts = Reliability.count("paths", 500, 100_000);
         String outside = workDirectory().resolve("escaped").toAbsolutePath().toString();
-        Gen<String> piece = Gen.of("../", "..\\", "..", "/", "\\", "./", ".", "%2e%2e%2f", "..%2f", "%00",
-                "~/", "C:", "C:\\", "\\\\", "//", ":", "a", "b/", "日/", ".md", ".json", ".gz", " ", ".git/", ".forge/",
-                "\u0000", "\n", "\u202e", outside, outside + "/", "escaped");
-        Gen<String> keys = piece.list(1, 10).map(parts -> String.join("", parts));
+        Gen<String> keys = FuzzInputs.pathLikeKeys(outside);
         List<String> batch = new ArrayList<>();
         Map<String, String> stored = new HashMap<>();
         long[] refused = {0};

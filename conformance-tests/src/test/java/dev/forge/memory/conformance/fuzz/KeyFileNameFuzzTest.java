@@ -30,6 +30,29 @@ class KeyFileNameFuzzTest {
         });
     }
 
+    /**
+     * The name half of "file names never escape their directory", at full size in every build: ten thousand
+     * path-like keys ({@link FuzzInputs#pathLikeKeys}), each a single safe file name or an invalid key. The
+     * providers' {@code PathEscapeContract} tests write such keys to real stores.
+     */
+    @Test
+    void ten_thousand_path_like_keys_are_each_one_safe_file_name_or_an_invalid_key() {
+        long seed = FuzzInputs.seed();
+        int attempts = Reliability.count("paths.names", 10_000, 1_000_000);
+        long[] refused = {0};
+        FuzzInputs.sample(FuzzInputs.pathLikeKeys("/etc/forge-escape"), seed, attempts, key -> {
+            try {
+                if (!checkFileName(key)) {
+                    refused[0]++;
+                }
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + " (replay with -Dforge.fuzz.seed=" + seed + ")", e);
+            }
+        });
+        Reliability.report("paths", "key to file name", "hostile keys tried", attempts);
+        Reliability.report("paths", "key to file name", "keys refused as invalid", refused[0]);
+    }
+
     @Test
     void any_string_of_any_characters_gets_a_key_verdict() {
         long seed = FuzzInputs.seed();
@@ -42,14 +65,15 @@ class KeyFileNameFuzzTest {
         });
     }
 
-    private static void checkFileName(String key) {
+    /** Checks {@code key}'s file name; false if the key is invalid (and refused as such). */
+    private static boolean checkFileName(String key) {
         String name;
         try {
             name = Keys.toFileName(key);
         } catch (InvalidKeyException e) {
             assertThat(e.getMessage()).isNotBlank();
             assertThatThrownBy(() -> Keys.validate(key)).isInstanceOf(InvalidKeyException.class);
-            return;
+            return false;
         }
         assertThat(name).isNotEmpty().hasSizeLessThanOrEqualTo(Keys.MAX_FILE_NAME_LENGTH)
                 .doesNotContain("/", "\\", ":", "\u0000").isNotIn(".", "..").doesNotStartWith(".").doesNotEndWith(".");
@@ -60,5 +84,6 @@ class KeyFileNameFuzzTest {
         } else {
             assertThat(back).isEmpty();
         }
+        return true;
     }
 }
