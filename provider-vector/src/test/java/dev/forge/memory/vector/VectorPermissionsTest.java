@@ -1,0 +1,21 @@
+package dev.forge.memory.vector;
+
+import dev.forge.memory.conformance.OwnerOnlyFiles;
+import dev.forge.memory.conformance.Reliability;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Everything the vector provider creates is owner-only (files 0600, directories 0700) whatever the umask (here 022). */
+@Tag(Reliability.TAG)
+class VectorPermissionsTest {
+
+    @TempDir
+    Path store;
+
+    @Test
+    void every_file_and_directory_of_the_store_is_private_to_its_owner() {
+        OwnerOnlyFiles.assertAfterWrites(store, () -> VectorStores.open(store, 64, false));
+    }
+}
