@@ -141,4 +141,17 @@ class SecretsTest {
         run("doctor");
         assertNoSecretSeen();
     }
+
+    @Test
+    void an_exported_file_is_private_to_its_owner() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(cli.root.getFileSystem().supportedFileAttributeViews().contains("posix"));
+        cli.projectConfig("memory:\n  provider: file\n");
+        assertThat(run("set", "k", "a private note").exitCode()).isZero();
+        Path file = cli.root.resolve("export.jsonl");
+        CliHarness.Result exported = run("export", "--out", file.toString(), "--no-progress");
+        assertThat(exported.exitCode()).as(exported.toString()).isZero();
+        assertThat(java.nio.file.Files.readString(file)).contains("a private note");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
+    }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.forge.memory.Scope;
 import dev.forge.memory.conformance.OwnerOnlyFiles;
 import dev.forge.memory.conformance.Reliability;
+import dev.forge.memory.conformance.ValuesNotLogged;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -12,9 +13,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Everything the markdown provider creates is owner-only (files 0600, directories 0700) whatever the umask (here 022). */
+/**
+ * The markdown provider keeps memories private: everything it creates is owner-only (files 0600, directories 0700)
+ * whatever the umask (here 022), and no value is logged at INFO or above.
+ */
 @Tag(Reliability.TAG)
-class MarkdownPermissionsTest {
+class MarkdownSecurityTest {
 
     @TempDir
     Path store;
@@ -38,5 +42,10 @@ class MarkdownPermissionsTest {
         List<String> exposed = OwnerOnlyFiles.exposed(store);
         assertThat(exposed).isNotEmpty().allMatch(p -> p.contains("/.git/") || p.contains("/.git "), "inside a .git directory");
         assertThat(exposed).noneMatch(p -> p.startsWith(".forge/memory ") || p.startsWith(".forge "));
+    }
+
+    @Test
+    void no_value_is_logged_at_info_or_above() {
+        ValuesNotLogged.check(() -> Stores.open(store));
     }
 }
