@@ -290,7 +290,8 @@ public final class Memories {
             Set<String> secretFields = new HashSet<>();
             if (fileIndex >= 0) {
                 settingsSource = fileSources.get(fileIndex);
-                settings = ProviderConfig.of(files.get(fileIndex).settings(environment, secretFields), settingsSource.name(), "memory.config");
+                settings = ProviderConfig.of(files.get(fileIndex).settings(environment, secretFields), settingsSource.name(), "memory.config")
+                        .withSecretPaths(secretFields);
             } else {
                 settingsSource = ConfigSource.named(Kind.DEFAULT, "provider defaults");
                 settings = ProviderConfig.empty();

@@ -49,11 +49,32 @@ public final class ProviderConfig {
     private final Map<String, Object> values;
     private final String source;
     private final String path;
+    private final java.util.Set<String> secretPaths;
 
     private ProviderConfig(Map<String, Object> values, String source, String path) {
+        this(values, source, path, java.util.Set.of());
+    }
+
+    private ProviderConfig(Map<String, Object> values, String source, String path, java.util.Set<String> secretPaths) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         this.source = Objects.requireNonNull(source, "source");
         this.path = Objects.requireNonNull(path, "path");
+        this.secretPaths = java.util.Set.copyOf(secretPaths);
+    }
+
+    /**
+     * These settings, with the values at {@code paths} (dotted, from the source's top such as
+     * {@code memory.config.url}) kept out of messages whatever their names: values that came from secret-looking
+     * variables such as {@code ${DB_PASSWORD}}.
+     */
+    public ProviderConfig withSecretPaths(java.util.Set<String> paths) {
+        return new ProviderConfig(values, source, path, paths);
+    }
+
+    /** Whether the value at {@code field}, or one inside it, is a secret by its name or by where it came from. */
+    private boolean secret(String field) {
+        return isSecretKey(field) || secretPaths.stream().anyMatch(p -> p.equals(field) || p.startsWith(field + ".")
+                || p.startsWith(field + "[") || field.startsWith(p + ".") || field.startsWith(p + "["));
     }
 
     /** No settings: every field takes its default. */
@@ -122,14 +143,14 @@ public final class ProviderConfig {
         }
         Map<String, Object> copy = new LinkedHashMap<>();
         map.forEach((k, v) -> copy.put(String.valueOf(k), v));
-        return Optional.of(new ProviderConfig(copy, source, path + "." + key));
+        return Optional.of(new ProviderConfig(copy, source, path + "." + key, secretPaths));
     }
 
     /** These settings with {@code key} removed, for routers that read one key themselves and pass on the rest. */
     public ProviderConfig without(String key) {
         Map<String, Object> copy = new LinkedHashMap<>(values);
         copy.remove(key);
-        return new ProviderConfig(copy, source, path);
+        return new ProviderConfig(copy, source, path, secretPaths);
     }
 
     /**
@@ -154,13 +175,13 @@ public final class ProviderConfig {
         } catch (ValueInstantiationException e) {
             Throwable cause = e.getCause();
             String field = fieldPath(e);
-            String detail = isSecretKey(field) ? "the value is not valid (not shown: the setting looks like a secret)"
+            String detail = secret(field) ? "the value is not valid (not shown: the setting looks like a secret)"
                     : cause instanceof MemoryException || cause instanceof IllegalArgumentException
                     ? cause.getMessage() : e.getOriginalMessage();
             throw new ConfigurationException(source + ": invalid value at '" + field + "': " + detail, source, field, e);
         } catch (InvalidFormatException e) {
             String field = fieldPath(e);
-            String shown = isSecretKey(field) ? "its value" : "'" + e.getValue() + "'";
+            String shown = secret(field) ? "its value" : "'" + e.getValue() + "'";
             throw new ConfigurationException(source + ": '" + field + "' cannot be " + shown
                     + describeTarget(e.getTargetType()) + ".", source, field, e);
         } catch (MismatchedInputException e) {
@@ -170,7 +191,8 @@ public final class ProviderConfig {
         } catch (IOException e) {
             throw new ConfigurationException(source + ": cannot read '" + path + "': " + e.getMessage(), source, path, e);
         } catch (IllegalArgumentException e) {
-            throw new ConfigurationException(source + ": invalid value in '" + path + "': " + e.getMessage(), source, path, e);
+            String detail = secret(path) ? "a value is not valid (not shown: it came from a secret)" : e.getMessage();
+            throw new ConfigurationException(source + ": invalid value in '" + path + "': " + detail, source, path, e);
         }
     }
 

@@ -69,8 +69,11 @@ public final class AtomicFiles {
         return path.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
 
-    /** The attributes a new file gets: {@code 0600} where the file system has POSIX permissions. */
-    static FileAttribute<?>[] privateFile(Path path) {
+    /**
+     * The attributes a new file of the store gets, for {@code Files.createFile} or {@code FileChannel.open}:
+     * {@code 0600} where the file system has POSIX permissions (whatever the umask), none elsewhere.
+     */
+    public static FileAttribute<?>[] privateFile(Path path) {
         return posix(path) ? new FileAttribute<?>[] {PRIVATE_FILE} : NONE;
     }
 

@@ -262,8 +262,8 @@ public final class Outbox {
             bytes.writeBytes(json(entry));
         }
         try (StoreLock.Held held = fileLock.exclusive();
-             FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                     StandardOpenOption.WRITE)) {
+             FileChannel channel = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE,
+                     StandardOpenOption.READ, StandardOpenOption.WRITE), AtomicFiles.privateFile(file))) {
             long size = channel.size();
             try {
                 ByteBuffer buffer = ByteBuffer.allocate(bytes.size() + 1);

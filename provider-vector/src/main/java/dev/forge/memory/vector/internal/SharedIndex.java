@@ -5,6 +5,7 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.StorageException;
+import dev.forge.memory.spi.files.AtomicFiles;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexFormatTooNewException;
@@ -26,7 +27,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -51,7 +51,7 @@ public final class SharedIndex {
     private static final Map<Path, SharedIndex> OPEN = new HashMap<>();
 
     private final Path directory;
-    private final FSDirectory luceneDirectory;
+    private final PrivateFiles luceneDirectory;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Object commitLock = new Object();
     private IndexWriter writer;
@@ -64,7 +64,7 @@ public final class SharedIndex {
     private volatile long lastSequence = -1;
     private int references;
 
-    private SharedIndex(Path directory, FSDirectory luceneDirectory) {
+    private SharedIndex(Path directory, PrivateFiles luceneDirectory) {
         this.directory = directory;
         this.luceneDirectory = luceneDirectory;
     }
@@ -80,7 +80,7 @@ public final class SharedIndex {
     public static SharedIndex acquire(Path directory, Supplier<IndexState> fresh) {
         Path real;
         try {
-            Files.createDirectories(directory);
+            AtomicFiles.createDirectories(directory, false);
             real = directory.toRealPath();
         } catch (IOException e) {
             throw new BackendUnavailableException("Cannot create or open the vector index directory " + directory + ": " + e
@@ -98,9 +98,9 @@ public final class SharedIndex {
     }
 
     private static SharedIndex open(Path real, Supplier<IndexState> fresh) {
-        FSDirectory dir;
+        PrivateFiles dir;
         try {
-            dir = FSDirectory.open(real);
+            dir = new PrivateFiles(FSDirectory.open(real));
         } catch (IOException e) {
             throw new BackendUnavailableException("Cannot open the vector index directory " + real + ": " + e, e);
         }
@@ -122,6 +122,7 @@ public final class SharedIndex {
                     .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                     .setCommitOnClose(true);
             opened = new IndexWriter(luceneDirectory, config);
+            luceneDirectory.restrictAll();
             Map<String, String> userData = new LinkedHashMap<>();
             Iterable<Map.Entry<String, String>> live = opened.getLiveCommitData();
             if (live != null) {
@@ -213,6 +214,7 @@ public final class SharedIndex {
      */
     public final class Changes {
         private long last = -1;
+        private IndexWriter base;
 
         private Changes() {
         }
@@ -294,22 +296,33 @@ public final class SharedIndex {
         Changes changes = new Changes();
         lock.writeLock().lock();
         try {
+            changes.base = writer;
             result = work.apply(changes);
         } catch (IOException | AlreadyClosedException e) {
-            throw failure("write", e);
+            throw recover("write", e, changes.base);
         } finally {
             lock.writeLock().unlock();
         }
         if (changes.last >= 0) {
-            commitAndRefresh(changes.last);
+            commitAndRefresh(changes.last, changes.base);
         }
         return result;
     }
 
-    /** Commits every change up to sequence number {@code seq} and refreshes the searcher, unless others already did. */
-    private void commitAndRefresh(long seq) {
+    /**
+     * Commits every change up to sequence number {@code seq}, made with {@code base}, and refreshes the searcher, unless
+     * others already did. If another write's failed commit has meanwhile rolled {@code base} back, the changes are gone
+     * and this fails too.
+     */
+    private void commitAndRefresh(long seq, IndexWriter base) {
+        Exception failed;
         lock.readLock().lock();
         try {
+            if (writer != base) {
+                throw new StorageException("A write to the vector index at " + directory + " was undone: the commit of "
+                        + "another write failed (see the log) and the index went back to its last commit. Nothing of this "
+                        + "write was kept; retry it.");
+            }
             synchronized (commitLock) {
                 if (committedSequence < seq) {
                     committedSequence = Math.max(committedSequence, writer.commit());
@@ -324,11 +337,44 @@ public final class SharedIndex {
                     pending.values().removeIf(p -> p.sequence() <= covered);
                 }
             }
+            return;
         } catch (IOException | AlreadyClosedException e) {
-            throw failure("commit", e);
+            failed = e;
         } finally {
             lock.readLock().unlock();
         }
+        // outside the read lock: the recovery takes the write lock
+        throw recover("commit", failed, base);
+    }
+
+    /**
+     * The error for a failed write or commit (a full disk, an I/O error) made with {@code failed}, after going back to
+     * the last commit: the writer's uncommitted changes (of the writes that now fail) are rolled back and a new writer is
+     * opened, so that the next write works once the cause is gone, without reopening the provider. Lucene closes its
+     * writer after such an error, and every later write would fail otherwise.
+     */
+    private MemoryException recover(String what, Exception e, IndexWriter failed) {
+        if (e instanceof CorruptIndexException || failed == null) {
+            return failure(what, e);
+        }
+        Throwable cause = e instanceof AlreadyClosedException && failed.getTragicException() != null ? failed.getTragicException() : e;
+        StorageException error = new StorageException("The " + what + " of the vector index at " + directory + " failed: "
+                + cause + ". Nothing of it was kept: the index went back to its last commit. Check the disk (free space, "
+                + "permissions) and retry.", e);
+        lock.writeLock().lock();
+        try {
+            synchronized (commitLock) {
+                if (writer == failed) {
+                    LOG.warn("A {} of the vector index at {} failed ({}); going back to its last commit", what, directory,
+                            cause.toString());
+                    // if reopening fails, the writer stays closed and the next write tries again
+                    rollBack(error);
+                }
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+        return error;
     }
 
     /** Under the write lock: refreshes the searcher so that it holds every change; the overlay is then empty. */
@@ -382,10 +428,10 @@ public final class SharedIndex {
                     refreshCoveringAll();
                     return result;
                 } catch (IOException e) {
-                    rollBack(e);
+                    rollBackReindex(e);
                     throw failure("reindex", e);
                 } catch (RuntimeException | Error e) {
-                    rollBack(e);
+                    rollBackReindex(e);
                     throw e;
                 } finally {
                     releaseQuietly(searcher);
@@ -404,8 +450,13 @@ public final class SharedIndex {
         }
     }
 
-    private void rollBack(Throwable cause) {
+    private void rollBackReindex(Throwable cause) {
         LOG.warn("Reindexing the vector index at {} failed; rolling back to its last commit: {}", directory, cause.toString());
+        rollBack(cause);
+    }
+
+    /** Discards the writer's uncommitted changes and opens a new writer and searcher at the last commit. */
+    private void rollBack(Throwable cause) {
         SearcherManager oldManager = manager;
         try {
             writer.rollback();
