@@ -74,6 +74,20 @@ class TransferFileTest {
                 .singleElement().satisfies(r -> assertThat(r.to()).isEqualTo(new EntryRef("b", Scope.GLOBAL)));
     }
 
+    /** Found by ImportFuzzTest: Jackson throws NumberFormatException, not a parse error, for such a number. */
+    @Test
+    void a_number_with_an_exponent_too_large_to_read_is_a_damaged_file_not_a_crash() throws IOException {
+        String huge = "-6108728081e9999041150188";
+        String withHugeMetadata = entry("b", "project", "x").replace("\"metadata\":{}", "\"metadata\":{\"n\":" + huge + "}");
+        assertThat(failure(file("n.jsonl", HEADER, entry("a", "project", "x"), withHugeMetadata)).problems())
+                .singleElement().satisfies(p -> assertThat(p.location()).isEqualTo("line 3"));
+        assertThat(failure(file("h.jsonl", HEADER.replace("\"project\":\"p\"", "\"project\":\"p\",\"n\":" + huge))))
+                .hasMessageContaining("line 1").hasMessageContaining("number");
+        String json = "{\"format\":\"forge-memory\",\"version\":\"1.0\",\"scopes\":{\"project\":["
+                + withHugeMetadata.replace("\"kind\":\"entry\",", "") + "]},\"relations\":[]}";
+        assertThat(failure(file("n.json", json))).hasMessageContaining("number cannot be read");
+    }
+
     @Test
     void a_wrong_format_or_version_is_refused() throws IOException {
         assertThat(failure(file("f.jsonl", HEADER.replace("forge-memory", "mcp-memory"), entry("a", "project", "x"))))

@@ -109,6 +109,12 @@ public final class FileRecords implements RecordSource {
                 visitor.invalid(ordinal++, location, "not valid JSON (" + e.getOriginalMessage()
                         + (e instanceof JsonEOFException ? "; the file may be truncated" : "") + ")");
                 continue;
+            } catch (NumberFormatException e) {
+                if (!header) {
+                    throw fatal(location, "the header line holds a number that cannot be read: " + e.getMessage(), e);
+                }
+                visitor.invalid(ordinal++, location, "a number cannot be read (" + e.getMessage() + ")");
+                continue;
             }
             if (!header) {
                 checkHeader(node, location, true);
@@ -177,7 +183,7 @@ public final class FileRecords implements RecordSource {
                             int index = 0;
                             while (parser.nextToken() != JsonToken.END_ARRAY) {
                                 String location = at(parser) + " (" + path + "[" + index++ + "])";
-                                JsonNode node = parser.readValueAsTree();
+                                JsonNode node = readTree(parser, location);
                                 try {
                                     visitor.entry(ordinal, location, Records.decodeEntry(node, Optional.of(scope)));
                                 } catch (Records.RecordException e) {
@@ -192,7 +198,7 @@ public final class FileRecords implements RecordSource {
                         int index = 0;
                         while (parser.nextToken() != JsonToken.END_ARRAY) {
                             String location = at(parser) + " ($.relations[" + index++ + "])";
-                            JsonNode node = parser.readValueAsTree();
+                            JsonNode node = readTree(parser, location);
                             try {
                                 visitor.relation(ordinal, location, Records.decodeRelation(node));
                             } catch (Records.RecordException e) {
@@ -222,6 +228,19 @@ public final class FileRecords implements RecordSource {
         }
         if (!scopes) {
             throw fatal("$", "the field 'scopes' is missing; an export lists its entries under \"scopes\" (it may be {})", null);
+        }
+    }
+
+    /**
+     * The value at the parser as a tree. A number too large to read (an exponent of millions of digits) ends the
+     * import as a damaged file: Jackson throws {@link NumberFormatException} for it, not a parse error, and leaves
+     * the parser where it cannot go on.
+     */
+    private JsonNode readTree(JsonParser parser, String location) throws IOException {
+        try {
+            return parser.readValueAsTree();
+        } catch (NumberFormatException e) {
+            throw fatal(location, "a number cannot be read: " + e.getMessage(), e);
         }
     }
 
