@@ -52,12 +52,23 @@ public final class FuzzInputs {
 
     /**
      * Draws {@code count} samples of {@code generator} from a {@link Random} seeded with {@code seed} (the same seed
-     * gives the same samples) and hands each to {@code action}.
+     * gives the same samples) and hands each to {@code action}. A sample whose action fails ends the run with an
+     * {@link AssertionError} that names the sample and the seed to replay it with.
      */
     public static <T> void sample(Gen<T> generator, long seed, int count, Consumer<? super T> action) {
         Random random = new Random(seed);
         for (int i = 0; i < count; i++) {
-            action.accept(generator.next(random));
+            T value = generator.next(random);
+            try {
+                action.accept(value);
+            } catch (AssertionError | RuntimeException e) {
+                String message = String.valueOf(e.getMessage());
+                if (message.contains("forge.fuzz.seed")) {
+                    throw e;
+                }
+                throw new AssertionError(message + " (sample " + (i + 1) + " of " + count
+                        + "; replay with -Dforge.fuzz.seed=" + seed + ")", e);
+            }
         }
     }
 
