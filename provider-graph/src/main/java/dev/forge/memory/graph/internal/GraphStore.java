@@ -196,16 +196,30 @@ public final class GraphStore {
         return params;
     }
 
+    /**
+     * Whether {@code e} means the server cannot serve us now, so the caller may retry once it is back: unreachable,
+     * the session gone, or the database itself unavailable (Neo4j answers {@value #DATABASE_UNAVAILABLE} while it
+     * starts or shuts down).
+     */
+    public static boolean unavailable(Neo4jException e) {
+        return e instanceof ServiceUnavailableException || e instanceof SessionExpiredException
+                || DATABASE_UNAVAILABLE.equals(e.code());
+    }
+
+    /** Neo4j's status code for a database that is starting, stopping or stopped. */
+    static final String DATABASE_UNAVAILABLE = "Neo.TransientError.General.DatabaseUnavailable";
+
     <T> T write(String what, Function<TransactionContext, T> work) {
         checkOpen();
         try (Session s = driver.driver().session(driver.sessionConfig())) {
             return s.executeWrite(work::apply, transactionConfig);
         } catch (MemoryException e) {
             throw e;
-        } catch (ServiceUnavailableException | SessionExpiredException e) {
-            throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
-                    + " is unreachable (" + e.getMessage() + "). Nothing was changed; retry when it is back.", e);
         } catch (Neo4jException e) {
+            if (unavailable(e)) {
+                throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
+                        + " is unreachable (" + e.getMessage() + "). Nothing was changed; retry when it is back.", e);
+            }
             throw new StorageException("Cannot " + what + " in Neo4j at " + location() + ": " + e.getMessage(), e);
         }
     }
@@ -216,10 +230,11 @@ public final class GraphStore {
             return s.executeRead(work::apply, transactionConfig);
         } catch (MemoryException e) {
             throw e;
-        } catch (ServiceUnavailableException | SessionExpiredException e) {
-            throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
-                    + " is unreachable (" + e.getMessage() + ").", e);
         } catch (Neo4jException e) {
+            if (unavailable(e)) {
+                throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
+                        + " is unreachable (" + e.getMessage() + ").", e);
+            }
             throw new StorageException("Cannot " + what + " in Neo4j at " + location() + ": " + e.getMessage(), e);
         }
     }
@@ -752,10 +767,11 @@ public final class GraphStore {
             }
         } catch (MemoryException e) {
             throw e;
-        } catch (ServiceUnavailableException | SessionExpiredException e) {
-            throw new BackendUnavailableException("Cannot prepare the vector index: the Neo4j server at " + location()
-                    + " is unreachable (" + e.getMessage() + ").", e);
         } catch (Neo4jException e) {
+            if (unavailable(e)) {
+                throw new BackendUnavailableException("Cannot prepare the vector index: the Neo4j server at "
+                        + location() + " is unreachable (" + e.getMessage() + ").", e);
+            }
             throw new StorageException("Cannot prepare the vector index in Neo4j at " + location() + ": " + e.getMessage(), e);
         }
         sweep(n -> { });
