@@ -274,6 +274,15 @@ public final class FileStore {
     public Optional<MemoryEntry> get(String key, Scope scope) {
         Lookup lookup = lookup(key, scope);
         if (lookup.damaged() != null) {
+            // Read again: a repair (permissions, content) leaves no journal line, and the caller was told to make one.
+            Namespace namespace = namespace(scope);
+            String name = Keys.toFileName(key);
+            lookup = Interrupts.deferred(() -> caughtUp("read key '" + Keys.abbreviate(key) + "'", () -> {
+                reload(namespace, name);
+                return lookup(namespace, name);
+            }));
+        }
+        if (lookup.damaged() != null) {
             throw lookup.damaged().corruption(key);
         }
         return lookup.current();
