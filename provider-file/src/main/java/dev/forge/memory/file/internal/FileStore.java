@@ -171,8 +171,11 @@ public final class FileStore {
             AtomicFiles.createDirectories(directory, false);
             real = directory.toRealPath();
         } catch (IOException e) {
+            Optional<String> link = StoreDirectory.brokenLink(directory);
             throw new BackendUnavailableException("Cannot create or open the memory directory " + directory
-                    + " (config key base_path): " + e + ". Check the path and its permissions.", e);
+                    + " (config key base_path): " + link.map(why -> why + "; the directory may be a link, but to a "
+                    + "directory, and nothing was created where it points. Point base_path at a directory, or mend "
+                    + "the link.").orElse(e + ". Check the path and its permissions."), e);
         }
         StoreLock lock;
         try {

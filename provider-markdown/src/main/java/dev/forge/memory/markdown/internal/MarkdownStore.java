@@ -140,8 +140,10 @@ public final class MarkdownStore {
             if (e instanceof MemoryException m) {
                 throw m;
             }
+            String why = Root.brokenLink(projectDirectory).or(() -> Root.brokenLink(globalDirectory))
+                    .map(link -> link + "; a memory directory may be a link, but to a directory").orElse(e.toString());
             throw new BackendUnavailableException("Cannot read the markdown memories in " + projectDirectory + " or "
-                    + globalDirectory + ": " + e + ". Check that the directories are readable.", e);
+                    + globalDirectory + ": " + why + ". Check that the directories are readable.", e);
         }
         store.warnAboutFileProviderLayout();
         return store;
