@@ -12,9 +12,6 @@ import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.spi.ProviderConfig;
-import dev.forge.memory.spi.ProviderContext;
-import dev.forge.memory.spi.ProviderRegistry;
 import dev.forge.memory.transfer.ExportResult;
 import dev.forge.memory.transfer.Exporter;
 import java.io.ByteArrayInputStream;
@@ -29,7 +26,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -411,17 +407,8 @@ public final class UnreadableEntryScenario {
     }
 
     private MemoryProvider open() {
-        ProviderRegistry registry = ProviderRegistry.load();
-        ProviderContext context = ProviderContext.builder()
-                .projectId("unreadable")
-                .sessionId("unreadable-session")
-                .clock(Clock.systemUTC())
-                .baseDirectory(store)
-                .forgeHome(store.resolve("forge-home"))
-                .registry(registry)
-                .config(ProviderConfig.of(plan.config(), "unreadable-entry plan", "memory.config"))
-                .build();
-        return registry.open(plan.provider(), context);
+        return ProviderByName.open(plan.provider(), plan.config(), "unreadable-entry plan", store, "unreadable",
+                "unreadable-session");
     }
 
     private void reopen() {

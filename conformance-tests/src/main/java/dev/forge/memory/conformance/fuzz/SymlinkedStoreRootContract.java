@@ -9,15 +9,13 @@ import dev.forge.memory.MemoryException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
+import dev.forge.memory.conformance.ProviderByName;
 import dev.forge.memory.conformance.Reliability;
-import dev.forge.memory.spi.ProviderConfig;
-import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,17 +65,7 @@ public abstract class SymlinkedStoreRootContract {
     }
 
     private MemoryProvider open(Path root) {
-        ProviderRegistry registry = ProviderRegistry.load();
-        ProviderContext context = ProviderContext.builder()
-                .projectId("linked")
-                .sessionId("linked-session")
-                .clock(Clock.systemUTC())
-                .baseDirectory(work)
-                .forgeHome(work.resolve("forge-home"))
-                .registry(registry)
-                .config(ProviderConfig.of(config(root), "symlinked-root test", "memory.config"))
-                .build();
-        return registry.open(providerName(), context);
+        return ProviderByName.open(providerName(), config(root), "symlinked-root test", work, "linked", "linked-session");
     }
 
     @Test
