@@ -77,12 +77,15 @@ import java.util.Set;
  *
  * <p>On POSIX file systems files are created {@code 0600} and directories {@code 0700}. File names stay within
  * the 143 bytes of eCryptfs. Symbolic links in the store are never followed when deleting or moving; a history
- * directory that is a link is moved aside, not written through or read.
+ * directory that is a link is moved aside, not written through or read. The store directory itself may be a link (or
+ * lie under one): it is followed, and the store lives wholly in the directory it leads to; a link that leads to no
+ * directory is refused at open, and nothing is created where it points.
  *
  * <h2>Damaged files</h2>
- * A file that cannot be parsed (or holds another key) never stops the store from opening: it is logged, kept
+ * A file that cannot be parsed (or holds another key), or cannot be read at all (no permission, an I/O error, a link
+ * that leads nowhere or a directory in its place), never stops the store from opening: it is logged, kept
  * out of queries and searches, and {@code get} of its key throws {@link dev.forge.memory.CorruptEntryException}
- * naming the file. It is never deleted or overwritten: a later {@code set} or {@code delete} of the key first
+ * naming the file (a {@code get} reads it again, so a repair is seen at once). It is never deleted or overwritten: a later {@code set} or {@code delete} of the key first
  * renames it to {@code <file>.corrupt-<timestamp>} (with the key's history), and {@code clear} leaves it in place.
  * A damaged {@code relations.json} fails graph reads and {@code unrelate} the same way; {@code relate} moves it
  * aside and starts a new one.

@@ -1,8 +1,8 @@
 package dev.forge.memory.file;
 
-import static dev.forge.memory.file.Stores.entryFile;
 import static dev.forge.memory.file.Stores.filesUnder;
 import static dev.forge.memory.file.Stores.open;
+import static dev.forge.memory.file.Stores.scopeDirectory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -42,6 +42,14 @@ class FailedCommitTest {
         return path;
     }
 
+    /**
+     * Where the version 1 of {@code b} goes when it is overwritten: a non-empty directory there makes that step fail,
+     * even for root. (A directory in place of an entry file itself would be moved aside, as a damaged entry.)
+     */
+    private Path historyOfB() {
+        return scopeDirectory(store, Scope.PROJECT).resolve(".history/b/1.json");
+    }
+
     private static void commitTheTransaction(MemoryProvider provider) {
         provider.requireTransactions().inTransaction(tx -> {
             tx.set("a", "a two", Scope.PROJECT);
@@ -55,7 +63,9 @@ class FailedCommitTest {
         MemoryEntry a = provider.get("a", Scope.PROJECT).orElseThrow();
         assertThat(a.value()).isEqualTo("a one");
         assertThat(a.version()).isEqualTo(1);
-        assertThat(provider.get("b", Scope.PROJECT)).isEmpty();
+        MemoryEntry b = provider.get("b", Scope.PROJECT).orElseThrow();
+        assertThat(b.value()).isEqualTo("b zero");
+        assertThat(b.version()).isEqualTo(1);
         assertThat(provider.requireHistory().versions("c", Scope.PROJECT)).extracting(MemoryEntry::value).containsExactly("c one", "c two");
         assertThat(provider.requireGraph().relations(EntryRef.of("a", Scope.PROJECT), Direction.OUTGOING)).hasSize(1);
     }
@@ -70,10 +80,11 @@ class FailedCommitTest {
             provider.set("a", "a one", Scope.PROJECT);
             provider.set("c", "c one", Scope.PROJECT);
             provider.set("c", "c two", Scope.PROJECT);
+            provider.set("b", "b zero", Scope.PROJECT);
             provider.requireGraph().relate(EntryRef.of("a", Scope.PROJECT), EntryRef.of("c", Scope.PROJECT), "NEEDS");
             assertBeforeTheTransaction(other);
-            // "a" is written and "c" removed before "b" fails.
-            Path blocked = obstacle(entryFile(store, Scope.PROJECT, "b"));
+            // "a" is written and "c" removed before the overwrite of "b" fails.
+            Path blocked = obstacle(historyOfB());
 
             assertThatThrownBy(() -> commitTheTransaction(provider))
                     .isInstanceOf(StorageException.class)
@@ -91,7 +102,7 @@ class FailedCommitTest {
             AtomicFiles.deleteTree(blocked);
             commitTheTransaction(provider);
             assertThat(other.requireHistory().versions("a", Scope.PROJECT)).extracting(MemoryEntry::value).containsExactly("a one", "a two");
-            assertThat(other.get("b", Scope.PROJECT).orElseThrow().version()).isEqualTo(1);
+            assertThat(other.get("b", Scope.PROJECT).orElseThrow().version()).isEqualTo(2);
             assertThat(other.get("c", Scope.PROJECT)).isEmpty();
         }
         try (FileMemoryProvider reopened = open(store)) {
@@ -104,16 +115,18 @@ class FailedCommitTest {
     void a_commit_cut_off_that_cannot_be_completed_blocks_writes_with_a_message_naming_its_record() throws IOException {
         try (FileMemoryProvider provider = open(store)) {
             provider.set("a", "a one", Scope.PROJECT);
+            provider.set("b", "b zero", Scope.PROJECT);
         }
         Namespace project = Namespace.of(Scope.PROJECT, Stores.PROJECT, Stores.SESSION);
         MemoryEntry a1 = new MemoryEntry("a", "a one", Scope.PROJECT, List.of(), Map.of(), T0, T0, 1);
         MemoryEntry a2 = new MemoryEntry("a", "a two", Scope.PROJECT, List.of(), Map.of(), T0, T0.plusSeconds(1), 2);
-        MemoryEntry b1 = new MemoryEntry("b", "b one", Scope.PROJECT, List.of(), Map.of(), T0, T0, 1);
+        MemoryEntry b1 = new MemoryEntry("b", "b zero", Scope.PROJECT, List.of(), Map.of(), T0, T0, 1);
+        MemoryEntry b2 = new MemoryEntry("b", "b one", Scope.PROJECT, List.of(), Map.of(), T0, T0.plusSeconds(1), 2);
         // What a crash leaves: the record of a commit that had not finished.
         CommitLog.Record record = new CommitLog(store.toRealPath()).write(List.of(
                 new CommitLog.Write(project, Optional.of(a1), a2),
-                new CommitLog.Write(project, Optional.empty(), b1)), true);
-        Path blocked = obstacle(entryFile(store, Scope.PROJECT, "b"));
+                new CommitLog.Write(project, Optional.of(b1), b2)), true);
+        Path blocked = obstacle(historyOfB());
 
         try (FileMemoryProvider provider = open(store)) {
             assertThat(provider.get("a", Scope.PROJECT)).isPresent();
@@ -128,7 +141,7 @@ class FailedCommitTest {
             AtomicFiles.deleteTree(blocked);
             provider.set("x", "v", Scope.PROJECT);
             assertThat(provider.get("a", Scope.PROJECT).orElseThrow().value()).isEqualTo("a two");
-            assertThat(provider.get("b", Scope.PROJECT)).isPresent();
+            assertThat(provider.get("b", Scope.PROJECT).orElseThrow().value()).isEqualTo("b one");
             assertThat(record.file()).doesNotExist();
         }
     }

@@ -38,7 +38,8 @@ import java.util.Set;
  *
  * <h2>Files</h2>
  * One file per version of a memory, {@code mem_<uuid>.md}: YAML front-matter between {@code ---} lines, then the
- * value as a markdown body.
+ * value as a markdown body. The provider writes version 8 UUIDs whose first eight hex digits are the first 32 bits of
+ * the SHA-256 of the key, so that a file that cannot be read still tells which key it may belong to.
  * <pre>
  * ---
  * id: mem_1b4e28ba-2fa1-41d2-883f-0016d3cca427
@@ -117,8 +118,13 @@ import java.util.Set;
  * another provider or process, and a memory file a person adds, removes or saves by renaming (as most editors do),
  * are seen at the next call. A file edited in place without a rename is seen by {@link #refresh()}, at the next
  * open, and before any write that builds on it (writes re-check the files of the keys they touch). Unreadable files
- * (broken front-matter, a missing key, a wrong type) are skipped with a warning naming the file, and listed by
- * {@link #doctor()}.
+ * (broken front-matter, a missing key, a wrong type, no read permission, a link) are skipped with a warning naming
+ * the file, and listed by {@link #doctor()}. When such a file may be the newest version of a key (its name carries the
+ * key's fingerprint and no readable version supersedes it), or a layered document cannot be read, the key is held
+ * back rather than shown at an older version: {@code get} and the history throw
+ * {@link dev.forge.memory.CorruptEntryException} naming the file, queries and searches leave the key out, and every
+ * write to it is refused with that exception, until the file is repaired or moved away. Files of the random version 4
+ * ids written before carry no fingerprint and are only reported.
  *
  * <p>Several processes may share the directories: writers take an exclusive lock ({@code .lock}) and read any new
  * files before they write, so no version is lost and no head gets two successors; a provider that sees a change

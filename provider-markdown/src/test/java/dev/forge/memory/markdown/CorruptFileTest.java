@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
@@ -164,16 +165,48 @@ class CorruptFileTest {
     }
 
     @Test
-    void a_file_broken_while_open_keeps_its_last_good_version_out_and_the_others_in() throws IOException {
+    void a_file_broken_while_open_keeps_its_key_unread_and_unwritten_and_the_others_in() throws IOException {
         try (MarkdownMemoryProvider provider = openProvider()) {
             provider.set("fragile", "will break", Scope.PROJECT);
             Path file = Stores.fileOf(directory, "fragile", 1);
 
             Stores.saveByRename(file, "no front-matter at all\n");
 
-            assertThat(provider.get("fragile", Scope.PROJECT)).isEmpty();
+            // Its only version cannot be read: the key is neither shown as absent nor written anew beside it.
+            assertThatThrownBy(() -> provider.get("fragile", Scope.PROJECT)).isInstanceOf(CorruptEntryException.class)
+                    .hasMessageContaining(file.toString());
+            assertThatThrownBy(() -> provider.set("fragile", "a second first version", Scope.PROJECT))
+                    .isInstanceOf(CorruptEntryException.class).hasMessageContaining(file.toString());
             assertTheGoodMemoryIsReadable(provider);
             assertThat(provider.doctor()).extracting(StoreProblem::location).containsExactly(file.toString());
+            assertThat(provider.doctor().get(0).problem()).contains("newest version").contains("not written to");
+        }
+    }
+
+    @Test
+    void an_unreadable_newest_version_is_never_forked_and_doctor_names_its_key() throws IOException {
+        MemoryEntry first;
+        MemoryEntry second;
+        try (MarkdownMemoryProvider provider = openProvider()) {
+            first = provider.set("fork-me", "first", Scope.PROJECT);
+            second = provider.set("fork-me", "second", Scope.PROJECT);
+        }
+        Path head = Stores.fileOf(directory, "fork-me", 2);
+        String saved = Files.readString(head);
+        Files.writeString(head, saved.substring(0, 20)); // cut short, as by a crash without fsync
+        try (MarkdownMemoryProvider provider = openProvider()) {
+            assertThatThrownBy(() -> provider.set("fork-me", "third", Scope.PROJECT))
+                    .isInstanceOf(CorruptEntryException.class).hasMessageContaining(head.toString());
+            assertThat(provider.doctor()).singleElement().satisfies(problem -> {
+                assertThat(problem.location()).isEqualTo(head.toString());
+                assertThat(problem.problem()).contains("newest version of key 'fork-me'");
+            });
+            Files.writeString(head, saved);
+            // The same provider sees the repair at the next read of the key, with no refresh.
+            assertThat(provider.get("fork-me", Scope.PROJECT)).contains(second);
+            assertThat(provider.requireHistory().versions("fork-me", Scope.PROJECT)).containsExactly(first, second);
+            assertThat(provider.set("fork-me", "third", Scope.PROJECT).version()).isEqualTo(3);
+            assertThat(provider.doctor()).isEmpty();
         }
     }
 

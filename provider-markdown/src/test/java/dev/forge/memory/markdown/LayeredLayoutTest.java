@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.MemoryEntry;
@@ -508,14 +509,18 @@ class LayeredLayoutTest {
         MarkdownConfig config = new MarkdownConfig("memory", null, ByteSize.ofBytes(64 * 1024), false,
                 MarkdownConfig.Layout.LAYERED);
         try (MarkdownMemoryProvider provider = Stores.open(base, config)) {
-            assertThat(provider.get("agents/hephaestus/latin1", Scope.PROJECT)).isEmpty();
-            assertThat(provider.get("agents/hephaestus/huge", Scope.PROJECT)).isEmpty();
+            // The document holds the current value: it cannot be read, so neither can the key.
+            assertThatThrownBy(() -> provider.get("agents/hephaestus/latin1", Scope.PROJECT))
+                    .isInstanceOf(CorruptEntryException.class).hasMessageContaining(bad.toString());
+            assertThatThrownBy(() -> provider.get("agents/hephaestus/huge", Scope.PROJECT))
+                    .isInstanceOf(CorruptEntryException.class).hasMessageContaining(big.toString());
+            assertThat(provider.query(Query.of("*", Scope.PROJECT))).isEmpty();
             List<StoreProblem> problems = provider.doctor();
             assertThat(problems).extracting(StoreProblem::location).containsExactly(big.toString(), bad.toString());
             assertThat(problems.get(0).problem()).startsWith("larger than max_file_size");
             assertThat(problems.get(1).problem()).contains("not valid UTF-8");
             assertThatThrownBy(() -> provider.set("agents/hephaestus/latin1", "new", Scope.PROJECT))
-                    .isInstanceOf(StorageException.class).hasMessageContaining(bad.toString())
+                    .isInstanceOf(CorruptEntryException.class).hasMessageContaining(bad.toString())
                     .hasMessageContaining("UTF-8");
             assertThat(Files.readAllBytes(bad)).isEqualTo(latin1);
         }

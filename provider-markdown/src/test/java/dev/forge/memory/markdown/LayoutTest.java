@@ -193,21 +193,26 @@ class LayoutTest {
     }
 
     @Test
-    void file_names_are_mem_and_a_version_4_uuid() {
+    void file_names_are_mem_and_a_version_8_uuid_that_starts_with_the_fingerprint_of_the_key() throws Exception {
         try (MarkdownMemoryProvider provider = open(base)) {
             for (int i = 0; i < 20; i++) {
                 provider.set("k" + (i % 3), "v" + i, Scope.PROJECT);
             }
             List<Path> files = memoryFiles(provider.projectDirectory());
             assertThat(files).hasSize(20);
-            assertThat(files).allSatisfy(file -> {
+            for (Path file : files) {
                 String name = file.getFileName().toString();
                 assertThat(name).matches(FILE_NAME);
                 UUID uuid = UUID.fromString(name.substring("mem_".length(), name.length() - ".md".length()));
-                assertThat(uuid.version()).isEqualTo(4);
+                assertThat(uuid.version()).isEqualTo(8);
                 assertThat(uuid.variant()).isEqualTo(2);
                 assertThat(Stores.frontMatter(file)).containsEntry("id", Stores.id(file));
-            });
+                // The first 32 bits: those of the SHA-256 of the key, so that an unreadable file still names its key.
+                String key = (String) Stores.frontMatter(file).get("key");
+                byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                assertThat(name).startsWith("mem_" + java.util.HexFormat.of().formatHex(digest, 0, 4) + "-");
+            }
         }
     }
 

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * edited on disk (random insertions and cuts, invalid UTF-8, encoded surrogates, NUL, {@code ---} fences, YAML alias
  * bombs and deep nesting, truncation), then the store is reopened and read. Every call returns or throws a
  * {@link MemoryException} subclass; every other entry still reads back exactly; doctor answers (it may list the
- * damaged file). Tries: {@code Reliability.count("fuzz.disk", 50, 10000)}.
+ * damaged file). After each sample the store's files are put back as they were, so that every sample damages the file
+ * of the victim's current version. Tries: {@code Reliability.count("fuzz.disk", 50, 10000)}.
  */
 @Tag(Reliability.TAG)
 public abstract class OnDiskFuzzContract extends ContractSupport {
@@ -89,9 +90,12 @@ public abstract class OnDiskFuzzContract extends ContractSupport {
             for (MemoryEntry good : goods) {
                 assertThat(provider.get(good.key(), Scope.PROJECT)).as(good.key() + what).contains(good);
             }
-            provider.delete("victim", Scope.PROJECT);
-            provider.set("victim", MARKER, Scope.PROJECT, List.of("v"), Map.of("m", "x"));
-            write(file, original);
+            typed(counts, "delete" + what, () -> provider.delete("victim", Scope.PROJECT));
+            for (MemoryEntry good : goods) {
+                assertThat(provider.get(good.key(), Scope.PROJECT)).as(good.key() + what).contains(good);
+            }
+            // Back to the store as it was, so that the next sample damages the victim's current file again.
+            restore(after);
         });
         Reliability.report("fuzz", providerName() + " files on disk", "inputs tried", counts[0]);
         Reliability.report("fuzz", providerName() + " files on disk", "typed rejections", counts[1]);
@@ -124,6 +128,20 @@ public abstract class OnDiskFuzzContract extends ContractSupport {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Puts every file under the store back as {@code contents} has it, removing files written since. */
+    private void restore(Map<Path, byte[]> contents) {
+        try {
+            for (Path path : contents().keySet()) {
+                if (!contents.containsKey(path)) {
+                    Files.delete(path);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        contents.forEach(OnDiskFuzzContract::write);
     }
 
     private Map<Path, byte[]> contents() throws IOException {

@@ -99,38 +99,60 @@ public final class EntryFiles {
         return directory(namespace).resolve(name + (gzip ? PLAIN : GZIP));
     }
 
-    /** The existing entry file of {@code name} (a regular file), preferring the configured encoding. */
+    /**
+     * The existing entry file of {@code name}: a regular file, in the configured encoding if both are there; else
+     * whatever else is under one of its names (a link that leads nowhere, a directory), which {@link #load} reports as
+     * unreadable rather than as no entry at all.
+     */
     public Optional<Path> existing(Namespace namespace, String name) {
         Path target = target(namespace, name);
-        if (Files.isRegularFile(target)) {
-            return Optional.of(target);
-        }
         Path other = other(namespace, name);
-        return Files.isRegularFile(other) ? Optional.of(other) : Optional.empty();
+        for (Path file : List.of(target, other)) {
+            if (Files.isRegularFile(file)) {
+                return Optional.of(file);
+            }
+        }
+        for (Path file : List.of(target, other)) {
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                return Optional.of(file);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why reading {@code file} failed with {@code e}, as a damaged file's problem; empty if the file is gone (removed
+     * while it was listed or read), which is no problem. A file that is there but cannot be read (no permission, a
+     * link loop, a directory, an I/O error) is reported, so that one such file never fails a whole directory.
+     */
+    static Optional<String> readFailure(Path file, IOException e) {
+        if (e instanceof NoSuchFileException || !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        return Optional.of("reading it failed (" + e + "); check that it is a regular file this process may read");
     }
 
     /**
      * Reads the entry of {@code name}, if a file exists, checking that it is the entry the name stands for (the
-     * key maps to this name and the scope matches the namespace).
+     * key maps to this name and the scope matches the namespace). A file that cannot be read is a damaged one.
      */
     public Optional<Loaded> load(Namespace namespace, String name) throws IOException {
         Optional<Path> file = existing(namespace, name);
         if (file.isEmpty()) {
             return Optional.empty();
         }
-        try {
-            return Optional.of(read(namespace, name, file.get()));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
+        return Optional.ofNullable(read(namespace, name, file.get()));
     }
 
-    private Loaded read(Namespace namespace, String name, Path file) throws IOException {
+    /** What {@code file} holds, or null if it is gone. */
+    private Loaded read(Namespace namespace, String name, Path file) {
         MemoryEntry entry;
         try {
             entry = EntryCodec.read(file);
         } catch (EntryCodec.MalformedException e) {
             return new Loaded(null, file, e.getMessage());
+        } catch (IOException e) {
+            return readFailure(file, e).map(problem -> new Loaded(null, file, problem)).orElse(null);
         }
         if (entry.scope() != namespace.scope()) {
             return new Loaded(null, file, "it holds an entry of scope " + entry.scope().id() + " but lies in the "
@@ -142,7 +164,10 @@ public final class EntryFiles {
         return new Loaded(entry, file, null);
     }
 
-    /** Every entry file of a namespace, by file name without extension; damaged ones included, as such. */
+    /**
+     * Every entry file of a namespace, by file name without extension; damaged and unreadable ones included, as such,
+     * so that no single file can fail the scan.
+     */
     public Map<String, Loaded> scan(Namespace namespace) throws IOException {
         Map<String, Loaded> found = new HashMap<>();
         Path directory = directory(namespace);
@@ -153,18 +178,16 @@ public final class EntryFiles {
             for (Path file : files) {
                 String fileName = file.getFileName().toString();
                 String name = stem(fileName);
-                if (name == null || !Namespace.isFileNameOfKey(name) || !Files.isRegularFile(file)) {
+                if (name == null || !Namespace.isFileNameOfKey(name)) {
                     continue;
                 }
-                boolean preferred = fileName.endsWith(gzip ? GZIP : PLAIN);
-                Loaded earlier = found.get(name);
-                if (earlier != null && !preferred) {
-                    continue;
+                if (found.containsKey(name)) {
+                    continue; // both encodings: read the one load() would
                 }
-                try {
-                    found.put(name, read(namespace, name, file));
-                } catch (NoSuchFileException e) {
-                    // removed while we listed the directory
+                Optional<Path> current = existing(namespace, name);
+                Loaded loaded = current.isEmpty() ? null : read(namespace, name, current.get());
+                if (loaded != null) { // else removed while we listed the directory
+                    found.put(name, loaded);
                 }
             }
         }
@@ -370,8 +393,12 @@ public final class EntryFiles {
                         entry = EntryCodec.read(file);
                     } catch (EntryCodec.MalformedException e) {
                         throw corrupt(file, current.key(), e.getMessage());
-                    } catch (NoSuchFileException e) {
-                        continue;
+                    } catch (IOException e) {
+                        Optional<String> problem = readFailure(file, e);
+                        if (problem.isEmpty()) {
+                            continue;
+                        }
+                        throw corrupt(file, current.key(), problem.get());
                     }
                     if (!entry.key().equals(current.key()) || entry.scope() != current.scope() || entry.version() != version) {
                         throw corrupt(file, current.key(), "it holds " + entry + ", not version " + version + " of this key");

@@ -171,8 +171,11 @@ public final class FileStore {
             AtomicFiles.createDirectories(directory, false);
             real = directory.toRealPath();
         } catch (IOException e) {
+            Optional<String> link = StoreDirectory.brokenLink(directory);
             throw new BackendUnavailableException("Cannot create or open the memory directory " + directory
-                    + " (config key base_path): " + e + ". Check the path and its permissions.", e);
+                    + " (config key base_path): " + link.map(why -> why + "; the directory may be a link, but to a "
+                    + "directory, and nothing was created where it points. Point base_path at a directory, or mend "
+                    + "the link.").orElse(e + ". Check the path and its permissions."), e);
         }
         StoreLock lock;
         try {
@@ -273,6 +276,15 @@ public final class FileStore {
      */
     public Optional<MemoryEntry> get(String key, Scope scope) {
         Lookup lookup = lookup(key, scope);
+        if (lookup.damaged() != null) {
+            // Read again: a repair (permissions, content) leaves no journal line, and the caller was told to make one.
+            Namespace namespace = namespace(scope);
+            String name = Keys.toFileName(key);
+            lookup = Interrupts.deferred(() -> caughtUp("read key '" + Keys.abbreviate(key) + "'", () -> {
+                reload(namespace, name);
+                return lookup(namespace, name);
+            }));
+        }
         if (lookup.damaged() != null) {
             throw lookup.damaged().corruption(key);
         }

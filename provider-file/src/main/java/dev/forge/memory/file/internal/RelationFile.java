@@ -9,7 +9,6 @@ import dev.forge.memory.spi.Keys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Every relation of the store in one JSON file, {@code <store>/relations.json}, rewritten atomically under the
@@ -91,8 +91,12 @@ public final class RelationFile {
         byte[] bytes;
         try {
             bytes = AtomicFiles.readAtMost(file, MAX_BYTES);
-        } catch (NoSuchFileException e) {
-            return List.of();
+        } catch (IOException e) {
+            Optional<String> problem = EntryFiles.readFailure(file, e);
+            if (problem.isEmpty()) {
+                return List.of();
+            }
+            throw new EntryCodec.MalformedException(problem.get(), e);
         }
         if (bytes.length > MAX_BYTES) {
             throw new EntryCodec.MalformedException("it is larger than any relations file this provider writes", null);

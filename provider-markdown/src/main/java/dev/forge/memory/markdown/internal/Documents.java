@@ -93,6 +93,11 @@ final class Documents {
         return Optional.ofNullable(unreadable.get(key));
     }
 
+    /** Whether any document cannot be read. */
+    boolean anyUnreadable() {
+        return !unreadable.isEmpty();
+    }
+
     /** The keys of every readable document. */
     Set<String> keys() {
         return Set.copyOf(byKey.keySet());
@@ -157,11 +162,13 @@ final class Documents {
                         continue; // removed while listing
                     }
                     String relative = prefix + name;
-                    if (attributes.isDirectory()) {
+                    boolean documentPath = name.endsWith(LayeredPaths.SUFFIX) && !LayeredPaths.isStructural(name);
+                    // A directory in a document's place is that document, unreadable: never a key's absence.
+                    if (attributes.isDirectory() && !(documentPath && LayeredPaths.keyOf(relative).isPresent())) {
                         if (depth < MAX_DEPTH) {
                             walk(path, relative + "/", depth + 1, present, touched, found);
                         }
-                    } else if (name.endsWith(LayeredPaths.SUFFIX) && !LayeredPaths.isStructural(name)) {
+                    } else if (documentPath) {
                         Optional<String> key = LayeredPaths.keyOf(relative);
                         if (key.isPresent()) {
                             present.add(key.get());
@@ -193,16 +200,13 @@ final class Documents {
                 && known.modified().equals(attributes.lastModifiedTime())) {
             return;
         }
-        if (known == null && stamp(attributes).equals(unreadableStamps.get(key))) {
+        if (known == null && unreadableStamps.containsKey(key)
+                && Shelf.stamp(path, attributes).equals(unreadableStamps.get(key))) {
             return;
         }
         touched.add(key);
         forget(key);
-        read(key, path, attributes);
-    }
-
-    private static String stamp(BasicFileAttributes attributes) {
-        return attributes.size() + "@" + attributes.lastModifiedTime();
+        read(key, path, attributes, null);
     }
 
     private void forget(String key) {
@@ -211,7 +215,8 @@ final class Documents {
         unreadableStamps.remove(key);
     }
 
-    private void read(String key, Path path, BasicFileAttributes attributes) {
+    /** Reads a document; {@code before} is the problem it had, if any, so that one still there is not logged again. */
+    private void read(String key, Path path, BasicFileAttributes attributes, StoreProblem before) {
         String problem;
         try {
             String value = MemoryFileCodec.decode(Shelf.readWithin(path, attributes, maxFileSize));
@@ -227,9 +232,13 @@ final class Documents {
         } catch (IOException e) {
             problem = "cannot be read: " + e;
         }
-        LOG.warn("Skipping memory document {}: {}", path, problem);
+        if (before == null || !before.problem().equals(problem)) {
+            LOG.warn("Skipping memory document {}: {}", path, problem);
+        } else {
+            LOG.debug("Memory document {} still cannot be read: {}", path, problem);
+        }
         unreadable.put(key, new StoreProblem(path.toString(), problem));
-        unreadableStamps.put(key, stamp(attributes));
+        unreadableStamps.put(key, Shelf.stamp(path, attributes));
     }
 
     /**
@@ -295,7 +304,7 @@ final class Documents {
         Document before = byKey.get(key);
         StoreProblem problemBefore = unreadable.get(key);
         forget(key);
-        read(key, path, attributes);
+        read(key, path, attributes, problemBefore);
         return !Objects.equals(before, byKey.get(key)) || !Objects.equals(problemBefore, unreadable.get(key));
     }
 

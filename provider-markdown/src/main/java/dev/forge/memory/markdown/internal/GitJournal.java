@@ -60,11 +60,12 @@ import org.slf4j.LoggerFactory;
  * The git repository of one memory directory ({@code git: true}): every write of the provider is followed by one
  * commit of the files it changed, and {@link #changes()} tells what other tools changed since the provider opened.
  *
- * <p>The repository is {@code <directory>/.git} (or the repository a {@code .git} file names, as in a submodule);
- * parent directories are never searched, so a project's own repository never receives memory commits. It is opened
- * when the provider opens, if it exists, and otherwise created by the first write. A repository without any commit
- * first gets one of the files already in the directory. The provider writes a {@code .gitignore} (or adds its lines
- * to the one there) so that its lock, its change marker, session directories and temporary files are never committed.
+ * <p>The repository is {@code <directory>/.git} (or the repository a {@code .git} file or link names, as long as it is
+ * inside the directory: see {@link GitLocation}); parent directories are never searched, so a project's own repository
+ * never receives memory commits. It is opened when the provider opens, if it exists, and otherwise created by the
+ * first write. A repository without any commit first gets one of the files already in the directory. The provider
+ * writes a {@code .gitignore} (or adds its lines to the one there) so that its lock, its change marker, session
+ * directories and temporary files are never committed.
  *
  * <p>A commit holds exactly the paths the write created, rewrote or deleted: edits another tool left uncommitted in
  * other files stay uncommitted (and are reported). It is built from HEAD's tree, not from the index, so that what a
@@ -139,6 +140,8 @@ final class GitJournal {
                 journal.repository = journal.openRepository();
                 journal.baseline = journal.repository.resolve(Constants.HEAD);
                 journal.dirtyAtLoad.putAll(journal.uncommittedState());
+            } catch (GitLocation.OutsideException e) {
+                journal.off(e.getMessage(), e);
             } catch (IOException | RuntimeException e) {
                 journal.off("the repository " + journal.dotGit + " cannot be opened (" + e + "). Repair it, or move it "
                         + "away to have a new one created (the memories do not depend on it), or set 'git: false'", e);
@@ -173,6 +176,9 @@ final class GitJournal {
             if (repository == null) {
                 repository = Files.exists(dotGit, LinkOption.NOFOLLOW_LINKS) ? openRepository() : createRepository();
             }
+        } catch (GitLocation.OutsideException e) {
+            off(e.getMessage(), e);
+            return;
         } catch (IOException | RuntimeException e) {
             off("the repository " + dotGit + " cannot be opened or created (" + e + "). Check the directory's "
                     + "permissions, repair or move away " + dotGit + ", or set 'git: false'", e);
@@ -479,7 +485,9 @@ final class GitJournal {
         FileRepositoryBuilder builder = new FileRepositoryBuilder().setWorkTree(directory.toFile()).setMustExist(true);
         if (Files.isDirectory(dotGit, LinkOption.NOFOLLOW_LINKS)) {
             builder.setGitDir(dotGit.toFile());
-        } // else a '.git' file: JGit follows its 'gitdir:' line (a submodule, a linked work tree), or fails
+        } // else a '.git' file or link: JGit follows it, and the check below keeps it inside the directory
+        builder.setup();
+        GitLocation.requireInside(builder, directory, dotGit);
         Repository opened = builder.build();
         try {
             if (opened.isBare()) {

@@ -140,8 +140,10 @@ public final class MarkdownStore {
             if (e instanceof MemoryException m) {
                 throw m;
             }
+            String why = Root.brokenLink(projectDirectory).or(() -> Root.brokenLink(globalDirectory))
+                    .map(link -> link + "; a memory directory may be a link, but to a directory").orElse(e.toString());
             throw new BackendUnavailableException("Cannot read the markdown memories in " + projectDirectory + " or "
-                    + globalDirectory + ": " + e + ". Check that the directories are readable.", e);
+                    + globalDirectory + ": " + why + ". Check that the directories are readable.", e);
         }
         store.warnAboutFileProviderLayout();
         return store;
@@ -436,21 +438,10 @@ public final class MarkdownStore {
         }
         IndexedFile shown = shelf.chain(key).head();
         MemoryFile file = shown.file().tombstone()
-                ? Entries.tombstone(shelf.storedChain(key).head().file(), MemoryFileCodec.newId(), now(), sessionId)
-                : Entries.toFile(shown.entry(), MemoryFileCodec.newId(), shown.file().supersedes(),
+                ? Entries.tombstone(shelf.storedChain(key).head().file(), VersionIds.newId(key), now(), sessionId)
+                : Entries.toFile(shown.entry(), VersionIds.newId(key), shown.file().supersedes(),
                         shown.file().related(), sessionId, shown.file().extra());
         create(root, shelf, file);
-    }
-
-    /**
-     * Refuses to write {@code key} while its document is there but cannot be read (not UTF-8, too large): the write
-     * would replace what a person saved.
-     */
-    private void requireReadableDocument(String key, String what) {
-        documents.unreadable(key).ifPresent(problem -> {
-            throw new StorageException("Cannot " + what + ": its document " + problem.location() + " cannot be read ("
-                    + problem.problem() + "). Nothing was written. Fix the file (or remove it), then try again.");
-        });
     }
 
     /**
@@ -495,7 +486,12 @@ public final class MarkdownStore {
     public Optional<MemoryEntry> get(String key, Scope scope) {
         Keys.validate(key);
         Shelf shelf = shelf(scope);
-        return locked("read key '" + Keys.abbreviate(key) + "'", () -> live(shelf.chain(key)));
+        String what = "read key '" + Keys.abbreviate(key) + "'";
+        return locked(what, () -> {
+            shelf.recheckUnreadable(key);
+            shelf.requireReadableHead(key, what);
+            return live(shelf.chain(key));
+        });
     }
 
     /** Appends a version of the key; see {@link dev.forge.memory.MemoryProvider#set}. */
@@ -507,8 +503,8 @@ public final class MarkdownStore {
         return writing(root(write.scope()), what,
                 entry -> "set " + named(write.scope(), key) + " (v" + entry.version() + ")", () -> {
             shelf.recheck(key);
+            shelf.requireReadableHead(key, what);
             if (documented) {
-                requireReadableDocument(key, what);
                 settle(root(write.scope()), shelf, key);
             }
             Chain chain = shelf.chain(key);
@@ -527,7 +523,7 @@ public final class MarkdownStore {
                 entry = new MemoryEntry(key, fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
                         fresh.createdAt(), fresh.updatedAt(), version);
             }
-            MemoryFile file = Entries.toFile(entry, MemoryFileCodec.newId(),
+            MemoryFile file = Entries.toFile(entry, VersionIds.newId(key),
                     chain == null ? Optional.empty() : Optional.of(chain.head().id()), related, sessionId, extra);
             if (documented) {
                 return documentFirst(shelf, key, Optional.of(entry.value()),
@@ -543,21 +539,25 @@ public final class MarkdownStore {
         Shelf shelf = shelf(scope);
         Root root = root(scope);
         String what = "delete key '" + Keys.abbreviate(key) + "'";
-        if (!locked(what, () -> live(shelf.chain(key)).isPresent())) {
+        if (!locked(what, () -> {
+            shelf.recheckUnreadable(key);
+            shelf.requireReadableHead(key, what);
+            return live(shelf.chain(key)).isPresent();
+        })) {
             return false; // nothing to do: take no lock, create no directory
         }
         boolean documented = documented(scope, key);
         return writing(root, what, deleted -> "delete " + named(scope, key), () -> {
             shelf.recheck(key);
+            shelf.requireReadableHead(key, what);
             if (documented) {
-                requireReadableDocument(key, what);
                 settle(root, shelf, key);
             }
             Chain chain = shelf.chain(key);
             if (chain == null || !chain.live()) {
                 return false;
             }
-            MemoryFile tombstone = Entries.tombstone(chain.head().file(), MemoryFileCodec.newId(), now(), sessionId);
+            MemoryFile tombstone = Entries.tombstone(chain.head().file(), VersionIds.newId(key), now(), sessionId);
             if (documented) {
                 documentFirst(shelf, key, Optional.empty(), () -> create(root, shelf, tombstone));
             } else {
@@ -582,17 +582,19 @@ public final class MarkdownStore {
                 shelf.chains().stream().map(Chain::key).filter(LayeredPaths::isLayered).forEach(keys::add);
                 for (String key : keys) {
                     shelf.recheck(key);
-                    settle(root, shelf, key);
+                    if (shelf.unreadableHead(key).isEmpty()) { // else left as it is, for a person to repair
+                        settle(root, shelf, key);
+                    }
                 }
             }
             List<Chain> live = shelf.chains().stream().filter(Chain::live).toList();
             Instant now = now();
             for (Chain chain : live) {
-                MemoryFile tombstone = Entries.tombstone(chain.head().file(), MemoryFileCodec.newId(), now, sessionId);
-                if (documented(scope, chain.key()) && documents.unreadable(chain.key()).isEmpty()) {
+                MemoryFile tombstone = Entries.tombstone(chain.head().file(), VersionIds.newId(chain.key()), now, sessionId);
+                if (documented(scope, chain.key())) {
                     documentFirst(shelf, chain.key(), Optional.empty(), () -> create(root, shelf, tombstone));
                 } else {
-                    create(root, shelf, tombstone); // an unreadable document is left for a person to look at
+                    create(root, shelf, tombstone);
                 }
             }
             return live.size();
@@ -624,8 +626,8 @@ public final class MarkdownStore {
         return writing(root, what,
                 head -> "restore " + named(current.scope(), key) + " (" + chain.size() + " versions)", () -> {
             shelf.recheck(key);
+            shelf.requireReadableHead(key, what);
             if (documented) {
-                requireReadableDocument(key, what);
                 settle(root, shelf, key);
             }
             Chain old = shelf.chain(key);
@@ -664,7 +666,8 @@ public final class MarkdownStore {
 
     /** The files of a restored chain, oldest first, checked to be writable before anything is written. */
     private List<MemoryFile> restoredFiles(List<MemoryEntry> chain, Chain old) {
-        String headId = MemoryFileCodec.newId();
+        String key = chain.get(0).key();
+        String headId = VersionIds.newId(key);
         List<RelatedItem> related = List.of();
         java.util.LinkedHashSet<String> replaces = new java.util.LinkedHashSet<>();
         if (old != null) {
@@ -685,7 +688,7 @@ public final class MarkdownStore {
         try {
             for (int i = 0; i < chain.size(); i++) {
                 boolean last = i == chain.size() - 1;
-                String id = last ? headId : MemoryFileCodec.newId();
+                String id = last ? headId : VersionIds.newId(key);
                 MemoryFile file = Entries.toFile(chain.get(i), id, previous, last ? related : List.of(), sessionId,
                         last ? List.copyOf(replaces) : List.of(), last ? Optional.empty() : Optional.of(headId), Map.of());
                 MemoryFileCodec.serialize(file);
@@ -714,11 +717,16 @@ public final class MarkdownStore {
         Shelf shelf = shelf(scope);
         Root root = root(scope);
         String what = "purge key '" + Keys.abbreviate(key) + "'";
-        if (!locked(what, () -> shelf.chain(key) != null)) {
+        if (!locked(what, () -> {
+            shelf.recheckUnreadable(key);
+            shelf.requireReadableHead(key, what);
+            return shelf.chain(key) != null;
+        })) {
             return false;
         }
         return writing(root, what, purged -> "purge " + named(scope, key), () -> {
             shelf.recheck(key);
+            shelf.requireReadableHead(key, what);
             if (shelf.chain(key) == null) {
                 return false;
             }
@@ -747,7 +755,16 @@ public final class MarkdownStore {
                     changeDocument(shelf, chain.key(), Optional.empty());
                 }
             }
-            removeFiles(root, shelf, List.copyOf(shelf.storedChains()));
+            List<Chain> stored = new ArrayList<>();
+            for (Chain chain : shelf.storedChains()) {
+                if (shelf.unreadableHead(chain.key()).isEmpty()) {
+                    stored.add(chain);
+                } else {
+                    LOG.warn("Purging the {} memories leaves the files of a key whose current version cannot be read "
+                            + "in {}, for a person to repair (see doctor)", scope.id(), shelf.directory());
+                }
+            }
+            removeFiles(root, shelf, stored);
             return chains.size();
         });
     }
@@ -849,7 +866,10 @@ public final class MarkdownStore {
     public List<MemoryEntry> versions(String key, Scope scope) {
         Keys.validate(key);
         Shelf shelf = shelf(scope);
-        return locked("read the history of key '" + Keys.abbreviate(key) + "'", () -> {
+        String what = "read the history of key '" + Keys.abbreviate(key) + "'";
+        return locked(what, () -> {
+            shelf.recheckUnreadable(key);
+            shelf.requireReadableHead(key, what);
             Chain chain = shelf.chain(key);
             if (chain == null) {
                 return List.of();
@@ -875,6 +895,7 @@ public final class MarkdownStore {
             for (Shelf shelf : List.of(sessionShelf, projectShelf, globalShelf)) {
                 IndexedFile file = shelf.holder(id);
                 if (file != null) {
+                    shelf.requireReadableHead(file.file().key(), "find the latest version of " + id);
                     return live(shelf.chain(file.file().key()));
                 }
             }
@@ -896,6 +917,7 @@ public final class MarkdownStore {
             // The target's document may show a version no file holds yet, which a relation by id cannot name.
             writing(projectRoot, what, settled -> "record the document of " + named(to) + " as a version", () -> {
                 projectShelf.recheck(to.key());
+                projectShelf.requireReadableHead(to.key(), what);
                 settle(projectRoot, projectShelf, to.key());
                 return null;
             });
@@ -903,6 +925,8 @@ public final class MarkdownStore {
         return writing(root, what, relation -> "relate " + named(from) + " -" + type + "-> " + named(to), () -> {
             shelf.recheck(from.key());
             shelf(to.scope()).recheck(to.key());
+            shelf.requireReadableHead(from.key(), what);
+            shelf(to.scope()).requireReadableHead(to.key(), what);
             settle(root, shelf, from.key());
             if (root(to.scope()) == root) {
                 settle(root, shelf(to.scope()), to.key());
@@ -947,6 +971,7 @@ public final class MarkdownStore {
         return writing(root, "unrelate " + from + " from " + to,
                 removed -> "unrelate " + named(from) + " -" + type + "-> " + named(to), () -> {
             shelf.recheck(from.key());
+            shelf.requireReadableHead(from.key(), "unrelate " + from + " from " + to);
             settle(root, shelf, from.key());
             Chain source = shelf.chain(from.key());
             if (source == null || !source.live()) {
@@ -981,7 +1006,7 @@ public final class MarkdownStore {
         Objects.requireNonNull(traversal, "traversal");
         Keys.validate(start.key());
         return locked("traverse relations", () -> {
-            if (live(shelf(start.scope()).chain(start.key())).isEmpty()) {
+            if (live(shelf(start.scope()).readableChain(start.key())).isEmpty()) {
                 return List.of();
             }
             GraphView view = graph();
@@ -996,7 +1021,7 @@ public final class MarkdownStore {
             for (Shelf shelf : List.of(sessionShelf, projectShelf, globalShelf)) {
                 IndexedFile file = shelf.holder(id);
                 if (file != null) {
-                    Chain chain = shelf.chain(file.file().key());
+                    Chain chain = shelf.readableChain(file.file().key());
                     return chain != null && chain.reaches(file.id())
                             ? Optional.of(new EntryRef(file.file().key(), shelf.scope())) : Optional.empty();
                 }
@@ -1015,7 +1040,7 @@ public final class MarkdownStore {
             scope = named.get();
         }
         String key = item.key().get();
-        return live(shelf(scope).chain(key)).map(MemoryEntry::ref);
+        return live(shelf(scope).readableChain(key)).map(MemoryEntry::ref);
     }
 
     private GraphView graph() {

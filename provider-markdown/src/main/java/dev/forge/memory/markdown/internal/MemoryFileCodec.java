@@ -16,7 +16,6 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -31,7 +30,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -106,26 +104,6 @@ public final class MemoryFileCodec {
         LoaderOptions options = new LoaderOptions();
         options.setNestingDepthLimit(MemoryFile.MAX_DEPTH + 16);
         return options;
-    }
-
-    /** Created on first use, not when the class loads: seeding may read the system's entropy source. */
-    private static final class RandomHolder {
-        static final SecureRandom INSTANCE = new SecureRandom();
-    }
-
-    /** A new id: {@code mem_} and a random (version 4) UUID. */
-    public static String newId() {
-        byte[] bytes = new byte[16];
-        RandomHolder.INSTANCE.nextBytes(bytes);
-        bytes[6] = (byte) ((bytes[6] & 0x0f) | 0x40); // version 4
-        bytes[8] = (byte) ((bytes[8] & 0x3f) | 0x80); // IETF variant
-        long high = 0;
-        long low = 0;
-        for (int i = 0; i < 8; i++) {
-            high = (high << 8) | (bytes[i] & 0xff);
-            low = (low << 8) | (bytes[i + 8] & 0xff);
-        }
-        return ID_PREFIX + new UUID(high, low);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.forge.memory.markdown.internal;
 
+import dev.forge.memory.StorageException;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.markdown.GitChanges;
 import dev.forge.memory.markdown.GitStatus;
@@ -85,7 +86,17 @@ final class Root {
      * file was deleted while the provider was open (a person resetting their memories), they are created again.
      */
     StoreLock.Held exclusive() throws IOException {
-        AtomicFiles.createDirectories(directory, fsync);
+        try {
+            AtomicFiles.createDirectories(directory, fsync);
+        } catch (IOException e) {
+            Optional<String> link = brokenLink(directory);
+            if (link.isPresent()) {
+                throw new StorageException("Cannot write in the memory directory " + directory + ": " + link.get()
+                        + ". The directory may be a link, but to a directory; nothing was written, and nothing created "
+                        + "where it points. Point 'path' (or 'global_path') at a directory, or mend the link.", e);
+            }
+            throw e;
+        }
         dropLockIfRemoved();
         if (lock == null) {
             lock = StoreLock.acquire(directory.toRealPath());
@@ -106,6 +117,26 @@ final class Root {
             lock = StoreLock.acquire(directory.toRealPath());
         }
         return lock.shared();
+    }
+
+    /**
+     * Why {@code directory} cannot be used, if it or a directory above it is a symbolic link that leads to no
+     * directory. A link that does is followed: the memories then live in the directory it leads to.
+     */
+    static Optional<String> brokenLink(Path directory) {
+        for (Path at = directory.toAbsolutePath(); at != null; at = at.getParent()) {
+            if (Files.isSymbolicLink(at) && !Files.isDirectory(at)) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(at).toString();
+                } catch (IOException e) {
+                    target = "a target that cannot be read";
+                }
+                return Optional.of(at + " is a symbolic link to " + target + ", which "
+                        + (Files.exists(at) ? "is not a directory" : "does not exist, or leads back to itself"));
+            }
+        }
+        return Optional.empty();
     }
 
     /** Lets go of a lock whose file a person removed (with the directory, say), so that a new one can be taken. */

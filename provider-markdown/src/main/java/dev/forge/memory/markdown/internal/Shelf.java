@@ -1,5 +1,6 @@
 package dev.forge.memory.markdown.internal;
 
+import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryException;
@@ -22,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -55,6 +57,11 @@ final class Shelf {
     private final Map<String, List<IndexedFile>> unfinished = new HashMap<>();
     // Ids a restore replaced, to the version on a line that replaced them; built when asked, dropped at every relink.
     private Map<String, IndexedFile> aliases;
+    // Ids a readable file here supersedes or replaces; built when asked, dropped at every relink.
+    private Set<String> superseded;
+    // The keys with a chain whose current version cannot be read (see unreadableHead); built when asked, dropped at
+    // every relink.
+    private Map<String, StoreProblem> heldBack;
     private final Map<String, StoreProblem> unreadable = new TreeMap<>();
     // An unreadable file is read again only when its size or modification time changes.
     private final Map<String, String> unreadableStamps = new HashMap<>();
@@ -121,9 +128,83 @@ final class Shelf {
         return unfinished.getOrDefault(key, List.of());
     }
 
-    /** Every chain. */
+    /** Every chain of a key whose current version can be read (see {@link #unreadableHead}). */
     Collection<Chain> chains() {
-        return chains.values();
+        Map<String, StoreProblem> held = heldBack();
+        return held.isEmpty() ? chains.values()
+                : chains.values().stream().filter(chain -> !held.containsKey(chain.key())).toList();
+    }
+
+    /**
+     * Why the current version of {@code key} cannot be read, if it cannot: its document (layered layout) cannot be
+     * read, or a version file whose id carries the key's fingerprint ({@link VersionIds}) cannot be read and no
+     * readable version here supersedes it, so that it may be the newest. Such a key must show no version as current
+     * (an older one would be taken for it), and no write may build on it (it would fork the chain). A file whose id
+     * carries no fingerprint cannot be tied to a key: it is only reported.
+     */
+    Optional<StoreProblem> unreadableHead(String key) {
+        Optional<StoreProblem> document = documents == null ? Optional.empty() : documents.unreadable(key);
+        if (document.isPresent() || unreadable.isEmpty()) {
+            return document;
+        }
+        for (Map.Entry<String, StoreProblem> file : unreadable.entrySet()) {
+            String id = idOf(file.getKey());
+            if (VersionIds.mayBelongTo(id, key) && !superseded().contains(id)) {
+                return Optional.of(file.getValue());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Refuses to read or write {@code key} while the file holding its current version cannot be read (see
+     * {@link #unreadableHead}).
+     *
+     * @param what what was asked, for the message: {@code "write key 'x'"}
+     * @throws CorruptEntryException naming the file
+     */
+    void requireReadableHead(String key, String what) {
+        unreadableHead(key).ifPresent(problem -> {
+            throw new CorruptEntryException("Cannot " + what + ": the current version of key '" + Keys.abbreviate(key)
+                    + "' (" + scope.name().toLowerCase(Locale.ROOT) + ") is in " + problem.location() + ", which cannot "
+                    + "be read (" + problem.problem() + "). Neither it nor an older version in its place is used, and "
+                    + "nothing was written. Repair the file (its permissions or content) or move it out of the memory "
+                    + "directory, then try again.");
+        });
+    }
+
+    /** The chain {@code key} shows to readers: none while its current version cannot be read. */
+    Chain readableChain(String key) {
+        return unreadableHead(key).isPresent() ? null : chains.get(key);
+    }
+
+    private Map<String, StoreProblem> heldBack() {
+        if (heldBack == null) {
+            Map<String, StoreProblem> found = new HashMap<>();
+            if (!unreadable.isEmpty() || documents != null && documents.anyUnreadable()) {
+                for (String key : chains.keySet()) {
+                    unreadableHead(key).ifPresent(problem -> found.put(key, problem));
+                }
+            }
+            heldBack = found;
+        }
+        return heldBack;
+    }
+
+    private Set<String> superseded() {
+        if (superseded == null) {
+            Set<String> found = new HashSet<>();
+            for (IndexedFile file : byName.values()) {
+                file.file().supersedes().ifPresent(found::add);
+                found.addAll(file.file().replaces());
+            }
+            superseded = found;
+        }
+        return superseded;
+    }
+
+    private static String idOf(String fileName) {
+        return fileName.substring(0, fileName.length() - MemoryFileCodec.FILE_SUFFIX.length());
     }
 
     /** The readable file with this id, or null. */
@@ -204,7 +285,8 @@ final class Shelf {
                             && known.modified().equals(attributes.lastModifiedTime())) {
                         continue;
                     }
-                    if (known == null && stamp(attributes).equals(unreadableStamps.get(name))) {
+                    if (known == null && unreadableStamps.containsKey(name)
+                            && stamp(path, attributes).equals(unreadableStamps.get(name))) {
                         continue;
                     }
                     changed = true;
@@ -231,8 +313,17 @@ final class Shelf {
         return changed;
     }
 
-    private static String stamp(BasicFileAttributes attributes) {
-        return attributes.size() + "@" + attributes.lastModifiedTime();
+    /**
+     * What tells whether an unreadable file changed: its size and modification time, and its status change time where
+     * the file system has one, since a repair of permissions changes only that.
+     */
+    static String stamp(Path path, BasicFileAttributes attributes) {
+        String stamp = attributes.size() + "@" + attributes.lastModifiedTime();
+        try {
+            return stamp + "/" + Files.getAttribute(path, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return stamp;
+        }
     }
 
     /**
@@ -260,6 +351,7 @@ final class Shelf {
 
     private void read(Path path, BasicFileAttributes attributes, Set<String> touchedKeys) {
         String name = path.getFileName().toString();
+        StoreProblem before = unreadable.get(name);
         String problem;
         try {
             byte[] bytes = readWithin(path, attributes, maxFileSize);
@@ -279,9 +371,14 @@ final class Shelf {
         } catch (IOException e) {
             problem = "cannot be read: " + e;
         }
-        LOG.warn("Skipping memory file {}: {}", path, problem);
+        if (before == null || !before.problem().equals(problem)) {
+            LOG.warn("Skipping memory file {}: {}", path, problem);
+        } else {
+            LOG.debug("Memory file {} still cannot be read: {}", path, problem);
+        }
         unreadable.put(name, new StoreProblem(path.toString(), problem));
-        unreadableStamps.put(name, stamp(attributes));
+        unreadableStamps.put(name, stamp(path, attributes));
+        heldBack = null;
     }
 
     /** Why a parsed file cannot be used, or null if it can. */
@@ -308,6 +405,7 @@ final class Shelf {
         if (documents != null && documents.recheck(key)) {
             touchedKeys.add(key);
         }
+        readUnreadableAgain(key, touchedKeys);
         Map<String, IndexedFile> ofKey = byKey.getOrDefault(key, Map.of());
         for (IndexedFile known : List.copyOf(ofKey.values())) {
             BasicFileAttributes attributes;
@@ -323,6 +421,46 @@ final class Shelf {
             }
         }
         relink(touchedKeys);
+    }
+
+    /**
+     * Reads again the files that keep {@code key}'s current version from being read (see {@link #unreadableHead}),
+     * whatever their size and times say: a reader told to repair a file retries at once, and a repair of permissions
+     * may change no time the directory scan watches. Failures leave the file as unreadable as it was.
+     */
+    void recheckUnreadable(String key) {
+        if (unreadableHead(key).isEmpty()) {
+            return;
+        }
+        Set<String> touchedKeys = new HashSet<>();
+        try {
+            if (documents != null && documents.unreadable(key).isPresent() && documents.recheck(key)) {
+                touchedKeys.add(key);
+            }
+            readUnreadableAgain(key, touchedKeys);
+        } catch (IOException e) {
+            LOG.debug("Cannot look at the files of a memory again in {}", directory, e);
+        }
+        relink(touchedKeys);
+    }
+
+    private void readUnreadableAgain(String key, Set<String> touchedKeys) throws IOException {
+        for (String name : List.copyOf(unreadable.keySet())) {
+            if (!VersionIds.mayBelongTo(idOf(name), key)) {
+                continue;
+            }
+            Path path = directory.resolve(name);
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException e) {
+                forget(name, touchedKeys);
+                touchedKeys.add(key);
+                continue;
+            }
+            read(path, attributes, touchedKeys);
+            touchedKeys.add(key);
+        }
     }
 
     /**
@@ -370,7 +508,10 @@ final class Shelf {
     }
 
     private void forget(String name, Set<String> touchedKeys) {
-        unreadable.remove(name);
+        superseded = null;
+        if (unreadable.remove(name) != null) {
+            heldBack = null;
+        }
         unreadableStamps.remove(name);
         IndexedFile known = byName.remove(name);
         if (known != null) {
@@ -386,6 +527,8 @@ final class Shelf {
 
     private void relink(Set<String> keys) {
         aliases = null;
+        superseded = null;
+        heldBack = null;
         for (String key : keys) {
             Map<String, IndexedFile> ofKey = byKey.get(key);
             Chain chain = link(key, ofKey);
@@ -499,6 +642,18 @@ final class Shelf {
         return restored != null ? restored : file;
     }
 
+    /** What an unreadable version file with {@code id} holds back, for doctor: nothing, or a key. */
+    private String heldBackNote(String id) {
+        if (!VersionIds.fingerprinted(id) || superseded().contains(id)) {
+            return "";
+        }
+        List<String> keys = new TreeMap<>(stored).keySet().stream().filter(key -> VersionIds.mayBelongTo(id, key))
+                .map(key -> "'" + Keys.abbreviate(key) + "'").toList();
+        return "; it may be the newest version of " + (keys.isEmpty() ? "a memory with no other version here"
+                : (keys.size() == 1 ? "key " : "one of the keys ") + String.join(", ", keys))
+                + ", which is not served, and not written to, until the file is repaired or moved out of " + directory;
+    }
+
     /**
      * What unfinished restores left: versions whose head was never written, and versions a written head replaced
      * but that were not removed. Only a crashed restore leaves them, so a writer holding the lock may remove them.
@@ -512,7 +667,9 @@ final class Shelf {
 
     /** What is wrong here: unreadable files, then broken chains, in a stable order. */
     List<StoreProblem> problems() {
-        List<StoreProblem> problems = new ArrayList<>(unreadable.values());
+        List<StoreProblem> problems = new ArrayList<>();
+        unreadable.forEach((name, problem) -> problems.add(new StoreProblem(problem.location(), problem.problem()
+                + heldBackNote(idOf(name)))));
         new TreeMap<>(unfinished).forEach((key, pending) -> {
             for (IndexedFile version : pending) {
                 problems.add(new StoreProblem(directory + " (key '" + Keys.abbreviate(key) + "', "

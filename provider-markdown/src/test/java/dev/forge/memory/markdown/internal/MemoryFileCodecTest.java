@@ -16,13 +16,11 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -702,20 +700,6 @@ class MemoryFileCodecTest {
 
     @Nested
     class Ids {
-
-        @Test
-        void new_ids_are_random_version_4_uuids_with_the_prefix() {
-            Set<String> ids = new HashSet<>();
-            for (int i = 0; i < 1000; i++) {
-                String id = MemoryFileCodec.newId();
-                assertThat(id).matches("mem_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
-                UUID uuid = UUID.fromString(id.substring(4));
-                assertThat(uuid.version()).isEqualTo(4);
-                assertThat(uuid.variant()).isEqualTo(2);
-                ids.add(id);
-            }
-            assertThat(ids).hasSize(1000);
-        }
 
         @Test
         void check_id_accepts_safe_ids_and_says_what_is_wrong_with_others() {

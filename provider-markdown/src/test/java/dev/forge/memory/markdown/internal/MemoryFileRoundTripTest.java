@@ -267,7 +267,7 @@ class MemoryFileRoundTripTest {
         }
         List<RelatedItem> related = new ArrayList<>();
         for (int i = random.nextInt(3); i > 0; i--) {
-            Optional<String> id = maybe(random, MemoryFileCodec.newId());
+            Optional<String> id = maybe(random, VersionIds.newId("round-trip"));
             Optional<String> key = id.isEmpty() ? Optional.of(randomString(random)) : maybe(random, randomString(random));
             Map<String, Object> extra = randomMap(random, RelatedItem.EXTRA_DEPTH);
             extra.keySet().removeAll(RelatedItem.FIELD_NAMES);
@@ -277,11 +277,11 @@ class MemoryFileRoundTripTest {
         Map<String, Object> extra = randomMap(random, 1);
         extra.keySet().removeAll(MemoryFile.FIELD_NAMES);
         String body = randomString(random).replaceAll("[\\uD800-\\uDFFF]", "?"); // UTF-8 cannot hold a lone half
-        return new MemoryFile(MemoryFileCodec.newId(), randomString(random), randomTime(random), randomTime(random),
+        return new MemoryFile(VersionIds.newId("round-trip"), randomString(random), randomTime(random), randomTime(random),
                 1 + random.nextInt(Integer.MAX_VALUE), maybe(random, randomString(random)),
-                maybe(random, randomString(random)), tags, randomMap(random, 1), maybe(random, MemoryFileCodec.newId()),
+                maybe(random, randomString(random)), tags, randomMap(random, 1), maybe(random, VersionIds.newId("round-trip")),
                 related, maybe(random, randomString(random)), maybe(random, randomString(random)), random.nextBoolean(),
-                random.nextBoolean() ? List.of() : List.of(MemoryFileCodec.newId(), MemoryFileCodec.newId()),
-                maybe(random, MemoryFileCodec.newId()), extra, body);
+                random.nextBoolean() ? List.of() : List.of(VersionIds.newId("round-trip"), VersionIds.newId("round-trip")),
+                maybe(random, VersionIds.newId("round-trip")), extra, body);
     }
 }
