@@ -823,7 +823,7 @@ public final class SqliteStore {
             return null;
         });
         try {
-            database.write("check the search index", connection -> {
+            database.check("check the search index", connection -> {
                 try (Statement statement = connection.createStatement()) {
                     statement.execute("INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)");
                 }
