@@ -107,6 +107,7 @@ public final class Database {
      * @throws BackendUnavailableException if a newer forge-memory wrote it (left untouched), or it cannot be opened
      */
     public static Database acquire(Path path, String synchronous, long busyTimeoutMillis) {
+        NativeLibraryDirectory.prepare();
         Path file = prepareFile(path.toAbsolutePath().normalize());
         Key key = new Key(file, synchronous.toUpperCase(Locale.ROOT), busyTimeoutMillis);
         synchronized (OPEN) {
