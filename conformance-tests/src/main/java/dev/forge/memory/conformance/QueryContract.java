@@ -214,9 +214,9 @@ public abstract class QueryContract extends ContractSupport {
     void patterns_of_fifty_thousand_characters_are_answered_exactly() {
         String longest = "*".repeat(Limits.MAX_KEY_LENGTH);
         String metacharacters = "[" + "é".repeat(Limits.MAX_KEY_LENGTH - 3) + "?%";
-        seed("a", "ab", "b", "éa", longest, metacharacters);
-        List<String> all = List.of("*".repeat(Limits.MAX_KEY_LENGTH), "[" + "é".repeat(Limits.MAX_KEY_LENGTH - 3) + "?%",
-                "a", "ab", "b", "éa");
+        String wide = "😀".repeat(Limits.MAX_KEY_LENGTH); // 2,048 bytes of UTF-8
+        seed("a", "ab", "b", "éa", longest, metacharacters, wide);
+        List<String> all = List.of(longest, metacharacters, "a", "ab", "b", "éa", wide);
         for (String literal : List.of("x".repeat(50_000), "é".repeat(50_000), "a".repeat(Limits.MAX_KEY_LENGTH + 1))) {
             for (String pattern : List.of(literal, literal + "*", "*" + literal, "*" + literal + "*", "a*" + literal + "*b",
                     "*a*" + literal, "tag:" + literal)) {
@@ -241,6 +241,13 @@ public abstract class QueryContract extends ContractSupport {
         assertThat(matching("\\*" + stars + escaped.substring(2))).containsExactly(longest);
         assertThat(matching("*" + escaped + "\\*")).as("one character more than the longest key").isEmpty();
         assertThat(matching(metacharacters.substring(0, 200) + "*" + metacharacters.substring(200))).containsExactly(metacharacters);
+        // the longest key in bytes, by patterns of 2,000 bytes and more
+        assertThat(matching(wide)).containsExactly(wide);
+        assertThat(matching("😀".repeat(300) + "a*")).isEmpty();
+        assertThat(matching(wide.substring(2) + "*" + "😀")).containsExactly(wide);
+        assertThat(matching(wide.substring(0, wide.length() - 2) + "*")).containsExactly(wide);
+        assertThat(matching("*" + wide.substring(2))).containsExactly(wide);
+        assertThat(matching("*" + wide + "*")).containsExactly(wide);
     }
 
     @Test
