@@ -11,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -132,10 +130,7 @@ public final class Database {
         } else {
             try {
                 AtomicFiles.createDirectories(file.getParent(), true);
-                FileAttribute<?>[] attributes = file.getFileSystem().supportedFileAttributeViews().contains("posix")
-                        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
-                        : new FileAttribute<?>[0];
-                Files.createFile(file, attributes);
+                Files.createFile(file, AtomicFiles.privateFile(file));
             } catch (FileAlreadyExistsException e) {
                 checkHeader(file); // another process created it first
             } catch (IOException e) {

@@ -1,12 +1,11 @@
 package dev.forge.memory.sqlite.internal;
 
 import dev.forge.memory.StorageException;
+import dev.forge.memory.spi.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -60,10 +59,7 @@ final class FullDisk {
     static void prepareSharedMemory(Path file) {
         Path shm = file.resolveSibling(file.getFileName() + "-shm");
         try {
-            FileAttribute<?>[] attributes = shm.getFileSystem().supportedFileAttributeViews().contains("posix")
-                    ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
-                    : new FileAttribute<?>[0];
-            Files.createFile(shm, attributes);
+            Files.createFile(shm, AtomicFiles.privateFile(shm));
         } catch (FileAlreadyExistsException e) {
             // in use, or left by an earlier connection: SQLite checks it before it trusts it
         } catch (IOException e) {
