@@ -97,7 +97,8 @@ public final class KeyPattern {
             char c = pattern.charAt(i);
             if (c == '\\') {
                 if (i + 1 == pattern.length()) {
-                    throw new InvalidRequestException("Key pattern '" + pattern + "' ends with a lone '\\': write '\\\\' for a backslash.");
+                    throw new InvalidRequestException("Key pattern " + quoted(pattern) + " ends with a lone '\\': write '\\\\' "
+                            + "for a backslash.");
                 }
                 current.append(pattern.charAt(++i));
                 trailingStar = false;
@@ -135,6 +136,12 @@ public final class KeyPattern {
             kind = Kind.GLOB;
         }
         return new KeyPattern(pattern, kind, parts, !leadingStar, !trailingStar, null);
+    }
+
+    /** The pattern in quotes for a message, shortened (with its length) where it is long. */
+    private static String quoted(String pattern) {
+        String shown = dev.forge.memory.spi.Keys.abbreviate(pattern);
+        return shown.length() == pattern.length() ? "'" + pattern + "'" : "'" + shown + "' (" + pattern.length() + " characters)";
     }
 
     private static boolean hasUnescapedStar(String pattern) {
@@ -188,6 +195,20 @@ public final class KeyPattern {
     /** The literal every matching key starts with, possibly empty; useful for range scans. */
     public String literalPrefix() {
         return anchoredStart && !literals.isEmpty() ? literals.get(0) : "";
+    }
+
+    /**
+     * The fewest code points a key this pattern selects has: its literals' lengths added up (0 for {@link Kind#ALL}
+     * and {@link Kind#TAG}). A pattern longer than any key ({@link Limits#MAX_KEY_LENGTH}) is a valid query that selects
+     * nothing, so a backend can answer it without translating it (SQLite's {@code GLOB} refuses patterns over 50,000
+     * bytes, for one).
+     */
+    public long minKeyLength() {
+        long length = 0;
+        for (String literal : literals) {
+            length += literal.codePointCount(0, literal.length());
+        }
+        return length;
     }
 
     /** Whether {@code entry} is selected: by its key, or for {@link Kind#TAG} by its tags. */
@@ -244,8 +265,9 @@ public final class KeyPattern {
         return Objects.hash(kind, literals, anchoredStart, anchoredEnd, tag);
     }
 
+    /** The text form shortened to 80 characters, for messages; {@link #text()} is the whole of it. */
     @Override
     public String toString() {
-        return text;
+        return dev.forge.memory.spi.Keys.abbreviate(text);
     }
 }

@@ -61,4 +61,25 @@ class KeyPatternTest {
         assertThatThrownBy(() -> KeyPattern.parse("tag:")).isInstanceOf(InvalidRequestException.class);
         assertThatThrownBy(() -> KeyPattern.parse("dangling\\")).isInstanceOf(InvalidRequestException.class);
     }
+
+    @Test
+    void min_key_length_counts_the_code_points_of_the_literals() {
+        assertThat(KeyPattern.parse("*").minKeyLength()).isZero();
+        assertThat(KeyPattern.parse("tag:a-long-tag").minKeyLength()).isZero();
+        assertThat(KeyPattern.parse("abc").minKeyLength()).isEqualTo(3);
+        assertThat(KeyPattern.parse("a*😀*\\*").minKeyLength()).isEqualTo(3);
+        assertThat(KeyPattern.parse("*".repeat(50_000) + "é" + "*".repeat(50_000)).minKeyLength()).isEqualTo(1);
+        assertThat(KeyPattern.exact("x".repeat(50_000)).minKeyLength()).isEqualTo(50_000);
+    }
+
+    @Test
+    void long_patterns_are_shortened_in_messages_and_kept_whole_in_their_text_form() {
+        String pattern = "x".repeat(50_000) + "*";
+        assertThat(KeyPattern.parse(pattern).text()).isEqualTo(pattern);
+        assertThat(KeyPattern.parse(pattern).toString()).hasSizeLessThanOrEqualTo(80).startsWith("xxx");
+        assertThat(KeyPattern.parse("short*").toString()).isEqualTo("short*");
+        assertThatThrownBy(() -> KeyPattern.parse(pattern + "\\")).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("(50002 characters)").message().hasSizeLessThan(200);
+        assertThatThrownBy(() -> KeyPattern.parse("ab\\")).hasMessage("Key pattern 'ab\\' ends with a lone '\\': write '\\\\' for a backslash.");
+    }
 }

@@ -1,9 +1,12 @@
 package dev.forge.memory.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.forge.memory.EntryRef;
+import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.KeyPattern;
+import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
@@ -197,6 +200,61 @@ public abstract class QueryContract extends ContractSupport {
         assertThat(matching("*ï*")).containsExactly("naïve");
         assertThat(matching("über:*")).containsExactly("über:alles");
         assertThat(matching("中文")).containsExactly("中文");
+    }
+
+    // ---------------------------------------------------------------- long patterns
+
+    /**
+     * A pattern is a filter, not a key, so any length is a valid query and gets an exact answer: one whose literals
+     * add up to more code points than the longest key ({@link Limits#MAX_KEY_LENGTH}) selects nothing, and a run of
+     * stars of any length is one star. Backends must not pass such a pattern on in a form they refuse (SQLite's GLOB
+     * and LIKE stop at 50,000 bytes).
+     */
+    @Test
+    void patterns_of_fifty_thousand_characters_are_answered_exactly() {
+        String longest = "*".repeat(Limits.MAX_KEY_LENGTH);
+        String metacharacters = "[" + "é".repeat(Limits.MAX_KEY_LENGTH - 3) + "?%";
+        String wide = "😀".repeat(Limits.MAX_KEY_LENGTH); // 2,048 bytes of UTF-8
+        seed("a", "ab", "b", "éa", longest, metacharacters, wide);
+        List<String> all = List.of(longest, metacharacters, "a", "ab", "b", "éa", wide);
+        for (String literal : List.of("x".repeat(50_000), "é".repeat(50_000), "a".repeat(Limits.MAX_KEY_LENGTH + 1))) {
+            for (String pattern : List.of(literal, literal + "*", "*" + literal, "*" + literal + "*", "a*" + literal + "*b",
+                    "*a*" + literal, "tag:" + literal)) {
+                assertThat(matching(pattern)).as("the pattern %s... of %d characters", pattern.substring(0, 8), pattern.length())
+                        .isEmpty();
+            }
+            assertThat(keys(provider.query(Query.builder().tag(literal).build()))).as("a tag filter of %d characters",
+                    literal.length()).isEmpty();
+            assertThat(keys(provider.query(Query.builder().metadata("m", literal).build()))).as("a metadata filter of %d "
+                    + "characters", literal.length()).isEmpty();
+        }
+        String stars = "*".repeat(50_000);
+        assertThat(matching(stars)).containsExactlyElementsOf(all);
+        assertThat(matching(stars + "a" + stars)).containsExactly("a", "ab", "éa");
+        assertThat(matching("a" + stars + "b")).containsExactly("ab");
+        assertThat(matching(stars + "é" + stars + "%")).containsExactly(metacharacters);
+        // the longest key, each of its characters escaped: patterns twice as long as any key that still match one
+        String escaped = "\\*".repeat(Limits.MAX_KEY_LENGTH);
+        assertThat(matching(escaped)).containsExactly(longest);
+        assertThat(matching("*" + escaped)).containsExactly(longest);
+        assertThat(matching(escaped + "*")).containsExactly(longest);
+        assertThat(matching("\\*" + stars + escaped.substring(2))).containsExactly(longest);
+        assertThat(matching("*" + escaped + "\\*")).as("one character more than the longest key").isEmpty();
+        assertThat(matching(metacharacters.substring(0, 200) + "*" + metacharacters.substring(200))).containsExactly(metacharacters);
+        // the longest key in bytes, by patterns of 2,000 bytes and more
+        assertThat(matching(wide)).containsExactly(wide);
+        assertThat(matching("😀".repeat(300) + "a*")).isEmpty();
+        assertThat(matching(wide.substring(2) + "*" + "😀")).containsExactly(wide);
+        assertThat(matching(wide.substring(0, wide.length() - 2) + "*")).containsExactly(wide);
+        assertThat(matching("*" + wide.substring(2))).containsExactly(wide);
+        assertThat(matching("*" + wide + "*")).containsExactly(wide);
+    }
+
+    @Test
+    void a_malformed_pattern_of_fifty_thousand_characters_is_refused_without_echoing_it() {
+        String pattern = "x".repeat(50_000) + "\\";
+        assertThatThrownBy(() -> provider.query(Query.of(pattern))).isInstanceOf(InvalidRequestException.class)
+                .satisfies(e -> assertThat(e.getMessage()).as("the message").hasSizeLessThan(300).contains("\\\\"));
     }
 
     // ---------------------------------------------------------------- scopes

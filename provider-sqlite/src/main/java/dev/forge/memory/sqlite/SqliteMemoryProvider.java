@@ -93,6 +93,15 @@ import java.util.Set;
  * </table>
  * (SQLite documents this under {@code PRAGMA synchronous} and in "Write-Ahead Logging", performance considerations.)
  *
+ * <h2>A full disk</h2>
+ * A write that finds the disk full fails with {@link dev.forge.memory.StorageException} saying so and changes nothing
+ * (its transaction rolls back). Opening the file on a full disk still works, read-only: SQLite cannot create or grow the
+ * shared-memory file ({@code -shm}) a WAL database is read through, so the provider reads through read-only connections
+ * that do not write it (an empty {@code -shm} file is created if there is none, which takes no space). Gets, queries,
+ * searches, history, relations, exports and {@code doctor()} work; writes fail as above, and the first write after
+ * space is back reopens the database for writing. A file whose schema needs an upgrade, or a new file, cannot be opened
+ * on a full disk: both need writes.
+ *
  * <h2>Restores</h2>
  * {@link Restoring#restore} is one {@code BEGIN IMMEDIATE} transaction like any write: it deletes the key's versions and
  * tombstones, writes the last given version as the live row (updating the row in place when the key is live, so its
@@ -301,7 +310,9 @@ public final class SqliteMemoryProvider implements MemoryProvider {
 
     /**
      * SQLite's {@code integrity_check} and {@code foreign_key_check}, a check of the search index against the entries,
-     * and every row whose tags or metadata do not parse; each problem is located at the database file.
+     * and every row whose tags or metadata do not parse; each problem is located at the database file. On a database
+     * opened read-only on a full disk, the search index is checked on a copy of the database in memory (FTS5 runs its
+     * check as a write).
      */
     @Override
     public List<StoreProblem> doctor() {

@@ -11,17 +11,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -38,6 +39,11 @@ import org.sqlite.SQLiteConfig;
  * to {@value #MAX_READERS} read connections, each used by one thread at a time. In WAL mode readers never block the
  * writer nor wait for it, and each read statement sees the last commit before it started. Every connection gets
  * {@code busy_timeout}, {@code synchronous} and {@code foreign_keys=ON}; read connections also {@code query_only}.
+ *
+ * <p>Opened on a full disk, where SQLite cannot create or grow the shared-memory file every connection to a WAL
+ * database needs, the database is <em>read-only</em> ({@link FullDisk}): reads use read-only connections that do not
+ * write that file, and each write first tries to open the write connection again, so that writing resumes as soon as
+ * there is space, or fails saying that the disk is full.
  */
 public final class Database {
 
@@ -67,9 +73,17 @@ public final class Database {
     private final Path path;
     private final long busyTimeoutMillis;
     private final ReentrantLock writeLock = new ReentrantLock(true);
-    private final Connection writer;
+    /** The write connection; null while the database is read-only. Guarded by {@link #writeLock}. */
+    private Connection writer;
     private final Semaphore readerPermits = new Semaphore(MAX_READERS, true);
     private final Deque<Connection> idleReaders = new ArrayDeque<>();
+    /**
+     * Read connections opened while the database was read-only, all closed (with every reader permit held, so none is
+     * in use) when it becomes writable. Guarded by idleReaders.
+     */
+    private final Set<Connection> readOnlyReaders = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Whether the disk was full at open and no write has found space since: every connection is read-only. */
+    private volatile boolean readOnly;
     private int users;
     private boolean closed;
 
@@ -78,6 +92,7 @@ public final class Database {
         this.path = key.file();
         this.busyTimeoutMillis = key.busyTimeoutMillis();
         this.writer = writer;
+        this.readOnly = writer == null;
     }
 
     /**
@@ -90,12 +105,13 @@ public final class Database {
      * @throws BackendUnavailableException if a newer forge-memory wrote it (left untouched), or it cannot be opened
      */
     public static Database acquire(Path path, String synchronous, long busyTimeoutMillis) {
+        NativeLibraryDirectory.prepare();
         Path file = prepareFile(path.toAbsolutePath().normalize());
         Key key = new Key(file, synchronous.toUpperCase(Locale.ROOT), busyTimeoutMillis);
         synchronized (OPEN) {
             Database open = OPEN.get(key);
             if (open == null) {
-                open = new Database(key, openWriter(key));
+                open = open(key);
                 OPEN.put(key, open);
             }
             open.users++;
@@ -114,10 +130,7 @@ public final class Database {
         } else {
             try {
                 AtomicFiles.createDirectories(file.getParent(), true);
-                FileAttribute<?>[] attributes = file.getFileSystem().supportedFileAttributeViews().contains("posix")
-                        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
-                        : new FileAttribute<?>[0];
-                Files.createFile(file, attributes);
+                Files.createFile(file, AtomicFiles.privateFile(file));
             } catch (FileAlreadyExistsException e) {
                 checkHeader(file); // another process created it first
             } catch (IOException e) {
@@ -168,10 +181,44 @@ public final class Database {
         }
     }
 
-    private static Connection openWriter(Key key) {
+    /** Opens the database with its write connection or, where the disk is full, read-only. */
+    private static Database open(Key key) {
+        try {
+            return new Database(key, openWriter(key));
+        } catch (SQLException e) {
+            if (!SqliteErrors.diskFull(e, key.file())) {
+                throw openFailure(e, key);
+            }
+            FullDisk.prepareSharedMemory(key.file());
+            Connection reader = null;
+            try {
+                reader = connect(key, Mode.READ_ONLY);
+                FullDisk.checkSchema(reader, key.file());
+            } catch (SQLException readFailure) {
+                readFailure.addSuppressed(e);
+                throw openFailure(readFailure, key);
+            } finally {
+                closeQuietly(reader);
+            }
+            LOG.warn("The disk holding {} is full: the database is open read-only, and writes fail until there is space",
+                    key.file());
+            return new Database(key, null);
+        }
+    }
+
+    private static MemoryException openFailure(SQLException e, Key key) {
+        if (SqliteErrors.code(e) == SqliteErrors.NOTADB) {
+            return new ConfigurationException("The file " + key.file() + " is not a SQLite database (" + e.getMessage()
+                    + "); point 'path' at a new file or an existing forge-memory database.", null, "path", e);
+        }
+        return SqliteErrors.translate(e, key.file(), "open the database", key.busyTimeoutMillis());
+    }
+
+    /** Opens the write connection in WAL mode and brings the schema up to date; an SQL failure is the caller's to translate. */
+    private static Connection openWriter(Key key) throws SQLException {
         Connection connection = null;
         try {
-            connection = connect(key, false);
+            connection = connect(key, Mode.WRITER);
             String journalMode = switchToWal(connection, key);
             {
                 if (!"wal".equalsIgnoreCase(journalMode)) {
@@ -181,15 +228,15 @@ public final class Database {
                 }
             }
             Migrations.migrate(connection, key.file());
-            return connection;
-        } catch (SQLException e) {
-            closeQuietly(connection);
-            if (SqliteErrors.code(e) == SqliteErrors.NOTADB) {
-                throw new ConfigurationException("The file " + key.file() + " is not a SQLite database (" + e.getMessage()
-                        + "); point 'path' at a new file or an existing forge-memory database.", null, "path", e);
+            if (SqliteErrors.lowOnSpace(key.file())) {
+                // A connection that could not grow the shared-memory file opens all the same, read-only: find out now.
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("BEGIN IMMEDIATE");
+                    statement.execute("ROLLBACK");
+                }
             }
-            throw SqliteErrors.translate(e, key.file(), "open the database", key.busyTimeoutMillis());
-        } catch (RuntimeException e) {
+            return connection;
+        } catch (SQLException | RuntimeException e) {
             closeQuietly(connection);
             throw e;
         }
@@ -220,7 +267,12 @@ public final class Database {
         }
     }
 
-    private static Connection connect(Key key, boolean readOnly) throws SQLException {
+    /** The kinds of connection: the one writer, a reader, and a reader of a database opened on a full disk. */
+    private enum Mode {
+        WRITER, READER, READ_ONLY
+    }
+
+    private static Connection connect(Key key, Mode mode) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setBusyTimeout((int) key.busyTimeoutMillis());
         config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(key.synchronous()));
@@ -229,7 +281,11 @@ public final class Database {
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
         // Keep the WAL file from staying at its largest size after a burst of writes.
         config.setPragma(SQLiteConfig.Pragma.JOURNAL_SIZE_LIMIT, String.valueOf(64L * 1024 * 1024));
-        Connection connection = config.createConnection("jdbc:sqlite:" + key.file());
+        if (mode == Mode.READ_ONLY) {
+            config.setReadOnly(true);
+        }
+        Connection connection = config.createConnection(mode == Mode.READ_ONLY ? FullDisk.readOnlyUrl(key.file())
+                : "jdbc:sqlite:" + key.file());
         if ("FULL".equals(key.synchronous())) {
             // On macOS only F_FULLFSYNC pushes data past the drive's cache; elsewhere these pragmas do nothing.
             try (Statement statement = connection.createStatement()) {
@@ -240,7 +296,7 @@ public final class Database {
                 throw e;
             }
         }
-        if (readOnly) {
+        if (mode == Mode.READER) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("PRAGMA query_only = ON");
             } catch (SQLException e) {
@@ -273,6 +329,7 @@ public final class Database {
             if (isClosed()) {
                 throw closedError();
             }
+            Connection writer = writer(what);
             try (Statement statement = writer.createStatement()) {
                 statement.execute("BEGIN IMMEDIATE");
                 boolean committed = false;
@@ -301,12 +358,55 @@ public final class Database {
             if (isClosed()) {
                 throw closedError();
             }
-            return work.run(writer);
+            return work.run(writer(what));
         } catch (SQLException e) {
             throw translate(e, what);
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /**
+     * The write connection, opened again first where the database is read-only and the disk has space now. Call under
+     * {@link #writeLock}.
+     *
+     * @throws dev.forge.memory.StorageException if the disk is still full
+     */
+    private Connection writer(String what) {
+        if (writer != null) {
+            return writer;
+        }
+        if (SqliteErrors.lowOnSpace(path)) {
+            throw SqliteErrors.diskFull(what, path, null);
+        }
+        // An open read-only connection keeps SQLite from setting the shared-memory file up again, and the write
+        // connection would come out read-only too: wait for the reads in progress, and close every such connection.
+        readerPermits.acquireUninterruptibly(MAX_READERS);
+        try {
+            synchronized (idleReaders) {
+                idleReaders.removeIf(readOnlyReaders::contains);
+                readOnlyReaders.forEach(Database::closeQuietly);
+                readOnlyReaders.clear();
+            }
+            try {
+                writer = openWriter(key);
+            } catch (SQLException e) {
+                throw SqliteErrors.diskFull(e, path) ? SqliteErrors.diskFull(what, path, e) : translate(e, what);
+            }
+            readOnly = false;
+        } finally {
+            readerPermits.release(MAX_READERS);
+        }
+        LOG.info("The disk holding {} has space again: the database is writable", path);
+        return writer;
+    }
+
+    /**
+     * Runs {@code work}, which SQLite runs as a write although it changes nothing (FTS5's {@code integrity-check}), in
+     * a write transaction; while the database is read-only, on an in-memory copy of it.
+     */
+    public <T> T check(String what, Work<T> work) {
+        return readOnly ? read(what, connection -> FullDisk.onCopy(connection, work)) : write(what, work);
     }
 
     /**
@@ -339,7 +439,14 @@ public final class Database {
             return connection;
         }
         try {
-            return connect(key, true);
+            if (readOnly) {
+                Connection reader = connect(key, Mode.READ_ONLY);
+                synchronized (idleReaders) {
+                    readOnlyReaders.add(reader);
+                }
+                return reader;
+            }
+            return connect(key, Mode.READER);
         } catch (SQLException e) {
             readerPermits.release();
             throw translate(e, what);
@@ -390,13 +497,15 @@ public final class Database {
                 idleReaders.forEach(Database::closeQuietly);
                 idleReaders.clear();
             }
-            try (Statement statement = writer.createStatement()) {
-                // Keeps the planner's statistics fresh, as SQLite advises before closing a long-lived connection.
-                statement.execute("PRAGMA optimize");
-            } catch (SQLException e) {
-                LOG.debug("PRAGMA optimize on {} failed", path, e);
+            if (writer != null) {
+                try (Statement statement = writer.createStatement()) {
+                    // Keeps the planner's statistics fresh, as SQLite advises before closing a long-lived connection.
+                    statement.execute("PRAGMA optimize");
+                } catch (SQLException e) {
+                    LOG.debug("PRAGMA optimize on {} failed", path, e);
+                }
+                closeQuietly(writer);
             }
-            closeQuietly(writer);
         } finally {
             writeLock.unlock();
         }

@@ -405,6 +405,9 @@ public final class SqliteStore {
     public List<MemoryEntry> query(Query query) {
         Objects.requireNonNull(query, "query");
         checkOpen();
+        if (query.pattern().minKeyLength() > Limits.MAX_KEY_LENGTH) {
+            return List.of(); // no key is that long, and SQLite's GLOB refuses patterns over 50,000 bytes
+        }
         Statements.QuerySql sql = Statements.query(query, project, session);
         List<MemoryEntry> candidates = database.read("run the query '" + query.pattern() + "'", connection -> {
             List<MemoryEntry> rows = new ArrayList<>();
@@ -820,7 +823,7 @@ public final class SqliteStore {
             return null;
         });
         try {
-            database.write("check the search index", connection -> {
+            database.check("check the search index", connection -> {
                 try (Statement statement = connection.createStatement()) {
                     statement.execute("INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)");
                 }

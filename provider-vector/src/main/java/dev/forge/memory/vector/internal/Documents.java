@@ -306,11 +306,21 @@ public final class Documents {
         return query.build();
     }
 
-    /** {@link #filterQuery} narrowed by the parts of a key pattern Lucene can match on its own. */
+    /**
+     * The most UTF-8 bytes of a key prefix a prefix query is built from. Lucene makes it an automaton of a state per
+     * byte and refuses one of over 1,000 states with an {@link IllegalArgumentException}, while a key may be 2,048
+     * bytes long: a longer prefix narrows by its start alone.
+     */
+    private static final int MAX_PREFIX_BYTES = 256;
+
+    /**
+     * {@link #filterQuery} narrowed by the parts of a key pattern Lucene can match on its own; the caller matches the
+     * candidates exactly.
+     */
     public static Query patternQuery(Query filter, KeyPattern pattern) {
         Query narrowing = switch (pattern.kind()) {
             case EXACT -> new TermQuery(new Term(KEY, pattern.literals().get(0)));
-            case PREFIX -> new PrefixQuery(new Term(KEY, pattern.literalPrefix()));
+            case PREFIX -> new PrefixQuery(new Term(KEY, leading(pattern.literalPrefix(), MAX_PREFIX_BYTES)));
             case TAG -> new TermQuery(new Term(TAGS, pattern.tagName()));
             default -> null;
         };
@@ -318,5 +328,21 @@ public final class Documents {
             return filter;
         }
         return new BooleanQuery.Builder().add(filter, Occur.FILTER).add(narrowing, Occur.FILTER).build();
+    }
+
+    /** The longest start of {@code text} of at most {@code maxBytes} UTF-8 bytes, whole code points only. */
+    private static String leading(String text, int maxBytes) {
+        int end = 0;
+        int bytes = 0;
+        while (end < text.length()) {
+            int codePoint = text.codePointAt(end);
+            int size = codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
+            if (bytes + size > maxBytes) {
+                break;
+            }
+            bytes += size;
+            end += Character.charCount(codePoint);
+        }
+        return text.substring(0, end);
     }
 }
