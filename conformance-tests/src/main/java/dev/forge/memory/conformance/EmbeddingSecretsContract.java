@@ -136,17 +136,28 @@ public abstract class EmbeddingSecretsContract {
         return open(service.url(token), MODEL, true);
     }
 
-    /** Runs {@code work} with the log captured; keeps what it logged. */
+    /**
+     * Runs {@code work} with the log captured; keeps what it logged. The test JVM must log with slf4j-simple, which
+     * writes to {@code System.err} (with more than one SLF4J provider on the class path, choose it with
+     * {@code -Dslf4j.provider=org.slf4j.simple.SimpleServiceProvider}).
+     */
     private <T> T logged(Supplier<T> work) {
         PrintStream original = System.err;
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
         try {
+            // proves the capture: without it the log would be checked on nothing
+            org.slf4j.LoggerFactory.getLogger(EmbeddingSecretsContract.class).info("capturing the log of a provider");
             return work.get();
         } finally {
             System.setErr(original);
             seen.add("log: " + log.toString(StandardCharsets.UTF_8));
         }
+    }
+
+    private void assertLogCaptured() {
+        assertThat(seen).as("the log is captured: the test JVM must log with slf4j-simple to System.err")
+                .anySatisfy(text -> assertThat(text).contains("capturing the log of a provider"));
     }
 
     /** Runs {@code work}, which may fail with a {@link MemoryException}; keeps the failure's stack trace. */
@@ -161,6 +172,7 @@ public abstract class EmbeddingSecretsContract {
     }
 
     private void assertNoSecretSeen() throws IOException {
+        assertLogCaptured();
         seen.add("stored: " + storedText(base));
         assertThat(seen).allSatisfy(text -> {
             for (String secret : SECRETS) {

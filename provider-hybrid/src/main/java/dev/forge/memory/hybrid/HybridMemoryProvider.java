@@ -117,6 +117,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
         final String label;
         final Map<String, Object> settings;
         final String target;
+        /** The target records were tagged with before secrets were kept out of it; still replayed. */
+        final String earlierTarget;
         /** The child's capabilities, or its factory's declared ones while it has not been opened. */
         final Set<Capability> capabilities;
         private volatile MemoryProvider opened;
@@ -127,7 +129,9 @@ public final class HybridMemoryProvider implements MemoryProvider {
             this.role = role;
             this.roleName = role == Outbox.Child.SEARCH ? "search" : "relationships";
             this.settings = settings;
-            this.target = target(role, settings);
+            Set<String> secrets = context.config().child(roleName).map(ProviderConfig::secretValues).orElse(Set.of());
+            this.target = Outbox.target(role, settings, secrets);
+            this.earlierTarget = Outbox.target(role, settings, Set.of());
             this.label = roleName + " provider '" + settings.get(HybridConfig.PROVIDER_KEY) + "'";
             this.opened = opening.provider();
             this.capabilities = opening.provider() != null ? opening.provider().capabilities() : opening.capabilities();
@@ -178,19 +182,11 @@ public final class HybridMemoryProvider implements MemoryProvider {
             }
         }
 
-        /**
-         * What outbox records of this child are tagged with: its role, provider and settings, hashed (the settings may
-         * hold a password), so that a router configured with another child leaves them alone.
-         */
-        static String target(Outbox.Child role, Map<String, Object> settings) {
-            try {
-                byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(
-                        (role + "|" + new TreeMap<>(settings)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                return java.util.HexFormat.of().formatHex(digest, 0, 12);
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every Java platform has SHA-256", e);
-            }
+        /** Whether {@code entry} is tagged as this child's, now or before secrets were kept out of the tag. */
+        boolean targets(Outbox.Entry entry) {
+            return target.equals(entry.target()) || earlierTarget.equals(entry.target());
         }
+
     }
 
     /** A search child's {@link BackendUnavailableException}, told apart from the storage's. */
@@ -333,7 +329,9 @@ public final class HybridMemoryProvider implements MemoryProvider {
         String name = (String) settings.get(HybridConfig.PROVIDER_KEY);
         Map<String, Object> own = new LinkedHashMap<>(settings);
         own.remove(HybridConfig.PROVIDER_KEY);
-        return context.open(name, ProviderConfig.of(own, block.source(), block.path() + "." + role));
+        // the secret paths go along: a child (its embedding model) keeps them out of what it says and records
+        return context.open(name, ProviderConfig.of(own, block.source(), block.path() + "." + role)
+                .withSecretPaths(block.secretPaths()));
     }
 
     private Set<Capability> computeCapabilities() {
@@ -764,7 +762,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
      */
     private boolean mine(Outbox.Entry entry) {
         Secondary child = child(entry);
-        if (child == null || !child.target.equals(entry.target())) {
+        if (child == null || !child.targets(entry)) {
             return false;
         }
         return switch (entry.scope()) {
