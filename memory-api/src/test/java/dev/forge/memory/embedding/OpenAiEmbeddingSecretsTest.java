@@ -129,6 +129,16 @@ class OpenAiEmbeddingSecretsTest {
     }
 
     @Test
+    void an_unknown_model_named_by_a_secret_variable_is_refused_without_its_name() {
+        ProviderConfig block = ProviderConfig.of(Map.of("model", MODEL), "config.yaml", "memory.config.embedding")
+                .withSecretPaths(Set.of("memory.config.embedding.model"));
+        Throwable refused = catchThrowable(() -> EmbeddingModels.load().open(block));
+        assertThat(refused).isInstanceOf(dev.forge.memory.ConfigurationException.class)
+                .hasMessageContaining("No embedding model named").hasMessageContaining("openai");
+        assertNoSecret(everything(refused));
+    }
+
+    @Test
     void the_fingerprint_and_the_description_hold_no_secret_setting() {
         try (EmbeddingModel model = openSecret(TOKEN, MODEL)) {
             assertThat(model.embed("a text")).hasSize(3);
