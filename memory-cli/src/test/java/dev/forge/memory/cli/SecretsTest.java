@@ -89,6 +89,11 @@ class SecretsTest {
     }
 
     private void embeddingAt(String url) {
+        embedding(url, "test-model", 8);
+    }
+
+    /** A vector store whose openai model has this {@code url} and {@code remote_model} (YAML), and the secret key. */
+    private void embedding(String url, String remoteModel, int dimension) {
         cli.projectConfig("""
                 memory:
                   provider: vector
@@ -96,12 +101,12 @@ class SecretsTest {
                     embedding:
                       model: openai
                       url: %s
-                      remote_model: test-model
+                      remote_model: %s
                       api_key: ${OPENAI_API_KEY}
-                      dimension: 8
+                      dimension: %d
                       max_retries: 0
                       timeout: 5s
-                """.formatted(url));
+                """.formatted(url, remoteModel, dimension));
     }
 
     private void commandsThatTouchTheService() {
@@ -190,19 +195,7 @@ class SecretsTest {
     private void secretUrlAndModel(int port) {
         cli.env.put("EMBEDDINGS_TOKEN", TOKEN);
         cli.env.put("EMBEDDINGS_MODEL_SECRET", MODEL);
-        cli.projectConfig("""
-                memory:
-                  provider: vector
-                  config:
-                    embedding:
-                      model: openai
-                      url: "http://127.0.0.1:%d/${EMBEDDINGS_TOKEN}/v1"
-                      remote_model: ${EMBEDDINGS_MODEL_SECRET}
-                      api_key: ${OPENAI_API_KEY}
-                      dimension: 16
-                      max_retries: 0
-                      timeout: 5s
-                """.formatted(port));
+        embedding("\"http://127.0.0.1:" + port + "/${EMBEDDINGS_TOKEN}/v1\"", "${EMBEDDINGS_MODEL_SECRET}", 16);
     }
 
     @Test
