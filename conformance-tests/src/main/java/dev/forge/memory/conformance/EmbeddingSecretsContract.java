@@ -32,6 +32,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>A provider's test names the provider, says where the embedding block goes in its config, and, for a store that is
  * not in files under its base directory, how to read what it keeps.
  */
+@Tag(Reliability.TAG)
 public abstract class EmbeddingSecretsContract {
 
     /** The token in the path of the service's URL; rotated to {@link #ROTATED}. */
