@@ -7,7 +7,10 @@ import java.util.List;
  * {@link EmbeddingModelFactory}; safe for concurrent use.
  *
  * <p>An index built with one model cannot be searched with another: a provider stores the model's
- * {@link #fingerprint()} with its index and refuses to open it with a model of another fingerprint.
+ * {@link #fingerprint()} with its index and refuses to open it with a model whose fingerprint it does not
+ * {@linkplain #recognises recognise}. A model's fingerprint, its error messages and its {@code toString()} never hold
+ * a secret of its settings (see {@link dev.forge.memory.spi.ProviderConfig#isSecret}); a provider shows a recorded
+ * fingerprint through {@link #describe}.
  */
 public interface EmbeddingModel extends AutoCloseable {
 
@@ -22,6 +25,24 @@ public interface EmbeddingModel extends AutoCloseable {
      * normalisation. Two models with one fingerprint make the same vector for the same text.
      */
     String fingerprint();
+
+    /**
+     * Whether vectors recorded with {@code recordedFingerprint} were made by this model: its {@link #fingerprint()},
+     * or a form of it an earlier version wrote (or one that differs only in a secret, such as a rotated key, which
+     * does not change the vectors). A provider that recognises a fingerprint other than {@link #fingerprint()}
+     * records {@link #fingerprint()} in its place. By default only the fingerprint itself.
+     */
+    default boolean recognises(String recordedFingerprint) {
+        return fingerprint().equals(recordedFingerprint);
+    }
+
+    /**
+     * A recorded fingerprint as messages and logs may show it: any part that may hold one of this model's secrets
+     * (recorded by an earlier version, or with an earlier secret) masked. By default as it is.
+     */
+    default String describe(String recordedFingerprint) {
+        return recordedFingerprint;
+    }
 
     /**
      * The vectors of {@code texts}, in order, each of {@link #dimension()} components and of unit length (so that a

@@ -103,6 +103,12 @@ public final class EmbeddingModels {
             throw new ConfigurationException(block.source() + ": 'model' must be a name, one of: "
                     + String.join(", ", names()) + ".", block.source(), block.path() + "." + MODEL_KEY, null);
         }
+        if (block.isSecret(MODEL_KEY) && !factories.containsKey(text)) {
+            throw new ConfigurationException(block.source() + ": No embedding model named by '" + MODEL_KEY
+                    + "' (its value came from a secret variable and is not shown). Found: "
+                    + (factories.isEmpty() ? "none" : String.join(", ", factories.keySet()))
+                    + ". Is the model's jar on the class path?", block.source(), block.path() + "." + MODEL_KEY, null);
+        }
         return open(text, block.without(MODEL_KEY));
     }
 

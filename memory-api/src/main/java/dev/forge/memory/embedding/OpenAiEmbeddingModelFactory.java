@@ -27,6 +27,12 @@ import java.time.Duration;
  *
  * <p>Vectors are scaled to unit length; texts that are empty or only spaces get the zero vector without a request
  * (services reject empty input). Redirects are not followed, so the key never goes to another host.
+ *
+ * <p>The key, and a {@code url} or {@code remote_model} that came from a secret-looking variable (such as
+ * {@code url: "https://embeddings.example.com/${EMBEDDINGS_TOKEN}/v1"}), never appear in error messages, logs or the
+ * fingerprint: a secret {@code url} reads {@code ****} there (so the token in it can be rotated without a reindex), a
+ * secret {@code remote_model} reads {@code ****} in messages and as a one-way hash in the fingerprint (so another
+ * model still needs a reindex).
  */
 public final class OpenAiEmbeddingModelFactory implements EmbeddingModelFactory {
 
@@ -55,7 +61,7 @@ public final class OpenAiEmbeddingModelFactory implements EmbeddingModelFactory 
      */
     @Override
     public EmbeddingModel open(ProviderConfig settings) {
-        return OpenAiEmbeddingModel.open(settings.bind(Settings.class));
+        return OpenAiEmbeddingModel.open(settings.bind(Settings.class), OpenAiEmbeddingModel.Secrets.of(settings));
     }
 
     /**

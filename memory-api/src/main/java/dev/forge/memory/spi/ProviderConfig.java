@@ -71,6 +71,59 @@ public final class ProviderConfig {
         return new ProviderConfig(values, source, path, paths);
     }
 
+    /**
+     * The dotted paths (from the source's top) of the values that came from secret-looking variables, as given to
+     * {@link #withSecretPaths}; a block made from this one's values (a router's child) passes them on with it.
+     */
+    public java.util.Set<String> secretPaths() {
+        return secretPaths;
+    }
+
+    /**
+     * Whether the setting {@code key} of this block, or a value inside it, is a secret: by its name
+     * ({@link #isSecretKey}) or because its value came from a secret-looking variable. Such a value must not appear
+     * in messages, logs or anything stored.
+     */
+    public boolean isSecret(String key) {
+        return secret(path + "." + key);
+    }
+
+    /**
+     * The texts of this block that are secrets, at any depth: the string values of settings that are secret by their
+     * names or by where they came from. For masking whatever a component says or records that may hold one of them.
+     * Values of fewer than {@value #SHORTEST_MASKED} characters are left out: masking them would garble every
+     * message, and they would not be secret anyway.
+     */
+    public java.util.Set<String> secretValues() {
+        java.util.Set<String> found = new java.util.TreeSet<>();
+        collectSecrets(values, path, false, found);
+        return java.util.Set.copyOf(found);
+    }
+
+    /** The shortest secret value {@link #secretValues()} lists. */
+    public static final int SHORTEST_MASKED = 3;
+
+    private void collectSecrets(Object value, String field, boolean inSecret, java.util.Set<String> found) {
+        // at or inside a secret, not merely holding one: the other settings of a block with a secret stay readable
+        boolean secret = inSecret || isSecretKey(lastName(field)) || secretPaths.contains(field);
+        if (value instanceof Map<?, ?> map) {
+            map.forEach((k, v) -> collectSecrets(v, field + "." + k, secret, found));
+        } else if (value instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                collectSecrets(list.get(i), field + "[" + i + "]", secret, found);
+            }
+        } else if (secret && value instanceof String text && text.strip().length() >= SHORTEST_MASKED) {
+            found.add(text);
+            if (!text.strip().equals(text)) {
+                found.add(text.strip()); // settings are often trimmed before use
+            }
+        }
+    }
+
+    private static String lastName(String field) {
+        return field.substring(field.lastIndexOf('.') + 1);
+    }
+
     /** Whether the value at {@code field}, or one inside it, is a secret by its name or by where it came from. */
     private boolean secret(String field) {
         return isSecretKey(field) || secretPaths.stream().anyMatch(p -> p.equals(field) || p.startsWith(field + ".")

@@ -2,32 +2,47 @@ package dev.forge.memory.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.embedding.HashingEmbeddingModelFactory;
+import dev.forge.memory.spi.ProviderConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Secrets from {@code ${VARIABLE}}s in the config (an OpenAI api key, a database password) never reach the output of
- * any command, its error messages, or the log (slf4j-simple writes to {@code System.err}, captured here): not from
- * {@code config}, {@code config --json}, {@code doctor}, nor from a failing connection, a service that echoes the
- * key back in its error, or a setting that rejects the value.
+ * Secrets from {@code ${VARIABLE}}s in the config (an OpenAI api key, a database password, a token in the embedding
+ * service's URL, the remote model's name) never reach the output of any command, its error messages, the log
+ * (slf4j-simple writes to {@code System.err}, captured here) or a file of the store: not from {@code config},
+ * {@code config --json}, {@code doctor}, {@code reindex}, nor from a failing connection, a service that echoes the key,
+ * the URL and the model back in its error, a model mismatch after a change, or a setting that rejects the value. A
+ * rotated token in the URL keeps the index.
  */
 @Tag("reliability") // Reliability.TAG: memory-cli does not depend on conformance-tests
 class SecretsTest {
 
     private static final String API_KEY = "sk-forge-Distinctive-7f3a9c51e2";
     private static final String PASSWORD = "pw-forge-Distinctive-0b84d6";
+    private static final String TOKEN = "tok-forge-Distinctive-5a1f9e37";
+    private static final String ROTATED = "tok-forge-Rotated-88d0b4e61a";
+    private static final String MODEL = "model-forge-Distinctive-c39e07";
+    private static final String OTHER_MODEL = "model-forge-Other-74b1e9d05f";
+    private static final List<String> SECRETS = List.of(API_KEY, PASSWORD, TOKEN, ROTATED, MODEL, OTHER_MODEL);
 
     private CliHarness cli;
     private final List<String> seen = new ArrayList<>();
@@ -56,11 +71,29 @@ class SecretsTest {
     }
 
     private void assertNoSecretSeen() {
-        assertThat(seen).isNotEmpty().allSatisfy(text -> assertThat(text).doesNotContain(API_KEY).doesNotContain(PASSWORD)
-                .doesNotContain(API_KEY.substring(3, 20)).doesNotContain(PASSWORD.substring(3, 20)));
+        assertThat(seen).isNotEmpty().allSatisfy(text -> {
+            for (String secret : SECRETS) {
+                assertThat(text).doesNotContain(secret).doesNotContain(secret.substring(3, 20));
+            }
+        });
+    }
+
+    /** Every file of the project (the config file, the index), read as bytes, kept as seen. */
+    private void readEveryFile() throws IOException {
+        try (Stream<Path> files = Files.walk(cli.project)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                seen.add("file " + file + "\n" + new String(Files.readAllBytes(file),
+                        StandardCharsets.ISO_8859_1));
+            }
+        }
     }
 
     private void embeddingAt(String url) {
+        embedding(url, "test-model", 8);
+    }
+
+    /** A vector store whose openai model has this {@code url} and {@code remote_model} (YAML), and the secret key. */
+    private void embedding(String url, String remoteModel, int dimension) {
         cli.projectConfig("""
                 memory:
                   provider: vector
@@ -68,12 +101,12 @@ class SecretsTest {
                     embedding:
                       model: openai
                       url: %s
-                      remote_model: test-model
+                      remote_model: %s
                       api_key: ${OPENAI_API_KEY}
-                      dimension: 8
+                      dimension: %d
                       max_retries: 0
                       timeout: 5s
-                """.formatted(url));
+                """.formatted(url, remoteModel, dimension));
     }
 
     private void commandsThatTouchTheService() {
@@ -121,6 +154,103 @@ class SecretsTest {
             server.stop(0);
         }
         assertThat(seen.get(2)).contains("401").contains("Incorrect API key provided");
+        assertNoSecretSeen();
+    }
+
+    /**
+     * An embedding service under any base path that answers with the hashing model's vectors of 16 dimensions, or, when
+     * {@code refusing}, with a 401 echoing the request's path, key and body (the remote model's name).
+     */
+    private HttpServer embeddingService(AtomicBoolean refusing) throws IOException {
+        EmbeddingModel hashing = new HashingEmbeddingModelFactory()
+                .open(ProviderConfig.of(Map.of("dimension", 16)));
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            JsonNode request = Json.MAPPER.readTree(exchange.getRequestBody());
+            String body;
+            int status = 200;
+            if (refusing.get()) {
+                status = 401;
+                body = Json.MAPPER.writeValueAsString(Map.of("error", Map.of("message",
+                        "Incorrect API key or model: " + exchange.getRequestURI() + " "
+                                + exchange.getRequestHeaders().getFirst("Authorization") + " " + request)));
+            } else {
+                List<Object> data = new ArrayList<>();
+                for (int i = 0; i < request.get("input").size(); i++) {
+                    data.add(Map.of("index", i, "embedding", hashing.embed(request.get("input").get(i).asText())));
+                }
+                body = Json.MAPPER.writeValueAsString(Map.of("data", data));
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        return server;
+    }
+
+    /** The embedding model's url and remote model from secret variables: a token in the URL's path, a secret name. */
+    private void secretUrlAndModel(int port) {
+        cli.env.put("EMBEDDINGS_TOKEN", TOKEN);
+        cli.env.put("EMBEDDINGS_MODEL_SECRET", MODEL);
+        embedding("\"http://127.0.0.1:" + port + "/${EMBEDDINGS_TOKEN}/v1\"", "${EMBEDDINGS_MODEL_SECRET}", 16);
+    }
+
+    @Test
+    void a_secret_url_and_remote_model_reach_no_output_no_file_of_the_index_and_a_rotated_token_keeps_the_index()
+            throws IOException {
+        AtomicBoolean refusing = new AtomicBoolean();
+        HttpServer server = embeddingService(refusing);
+        int port = server.getAddress().getPort();
+        try {
+            secretUrlAndModel(port);
+            run("config");
+            run("config", "--json");
+            assertThat(run("set", "deploy", "Deploy the service to production on Fridays never").exitCode()).isZero();
+            assertThat(run("set", "cache", "The cache expires entries after ten minutes").exitCode()).isZero();
+            assertThat(run("search", "The cache expires entries after ten minutes").out()).contains("cache");
+            run("get", "cache");
+            assertThat(run("doctor").exitCode()).isZero();
+            run("--json", "doctor");
+            CliHarness.Result reindexed = run("reindex", "--no-progress");
+            assertThat(reindexed.exitCode()).as(reindexed.toString()).isZero();
+            assertThat(run("--json", "reindex", "--no-progress").exitCode()).isZero();
+            readEveryFile();
+
+            // a rotated token is the same model: the index opens as it is and finds what it held
+            cli.env.put("EMBEDDINGS_TOKEN", ROTATED);
+            CliHarness.Result found = run("search", "The cache expires entries after ten minutes");
+            assertThat(found.exitCode()).as(found.toString()).isZero();
+            assertThat(found.out()).contains("cache");
+            assertThat(run("doctor").exitCode()).isZero();
+            assertThat(run("set", "after", "Written after the rotation").exitCode()).isZero();
+            readEveryFile();
+
+            // another remote model is refused until a reindex, saying so without a secret
+            cli.env.put("EMBEDDINGS_MODEL_SECRET", OTHER_MODEL);
+            CliHarness.Result refused = run("search", "The cache expires");
+            assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(ExitCodes.CONFIGURATION);
+            assertThat(refused.err()).contains("forge-memory reindex");
+            run("--verbose", "search", "The cache expires");
+            run("doctor");
+
+            // a service that refuses, echoing the path, the key and the model back
+            cli.env.put("EMBEDDINGS_MODEL_SECRET", MODEL);
+            refusing.set(true);
+            CliHarness.Result echoed = run("set", "k", "a value");
+            assertThat(echoed.exitCode()).as(echoed.toString()).isNotZero();
+            assertThat(echoed.err()).contains("401").contains("Incorrect API key");
+            run("--verbose", "set", "k", "a value");
+            run("--json", "search", "a value");
+        } finally {
+            server.stop(0);
+        }
+        // and one that cannot be reached
+        run("set", "k", "a value");
+        run("--verbose", "set", "k", "a value");
+        readEveryFile();
         assertNoSecretSeen();
     }
 

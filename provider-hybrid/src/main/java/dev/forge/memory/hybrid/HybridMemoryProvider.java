@@ -27,6 +27,7 @@ import dev.forge.memory.Transactions;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
+import dev.forge.memory.hybrid.internal.ChildCopies;
 import dev.forge.memory.hybrid.internal.EntryCache;
 import dev.forge.memory.hybrid.internal.Outbox;
 import dev.forge.memory.spi.EntryRules;
@@ -86,7 +87,7 @@ import org.slf4j.LoggerFactory;
  *   <li>Other processes on the same storage see a write at once through the storage; this JVM's cached copy of an
  *       entry another process changed stays until {@code cache.ttl} passes (GLOBAL entries are never cached). A
  *       process killed between the storage write and the children's update (as long as the children take to answer)
- *       leaves them behind until {@code forge-memory reindex}.</li>
+ *       leaves them behind until {@code forge-memory reindex}; {@link #doctor()} names each such entry.</li>
  *   <li>A search or relationships child that cannot be reached when the router opens is opened later, when it
  *       answers; until then it is treated as down.</li>
  * </ul>
@@ -117,6 +118,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
         final String label;
         final Map<String, Object> settings;
         final String target;
+        /** The target records were tagged with before secrets were kept out of it; still replayed. */
+        final String earlierTarget;
         /** The child's capabilities, or its factory's declared ones while it has not been opened. */
         final Set<Capability> capabilities;
         private volatile MemoryProvider opened;
@@ -127,7 +130,9 @@ public final class HybridMemoryProvider implements MemoryProvider {
             this.role = role;
             this.roleName = role == Outbox.Child.SEARCH ? "search" : "relationships";
             this.settings = settings;
-            this.target = target(role, settings);
+            Set<String> secrets = context.config().child(roleName).map(ProviderConfig::secretValues).orElse(Set.of());
+            this.target = Outbox.target(role, settings, secrets);
+            this.earlierTarget = Outbox.target(role, settings, Set.of());
             this.label = roleName + " provider '" + settings.get(HybridConfig.PROVIDER_KEY) + "'";
             this.opened = opening.provider();
             this.capabilities = opening.provider() != null ? opening.provider().capabilities() : opening.capabilities();
@@ -178,19 +183,11 @@ public final class HybridMemoryProvider implements MemoryProvider {
             }
         }
 
-        /**
-         * What outbox records of this child are tagged with: its role, provider and settings, hashed (the settings may
-         * hold a password), so that a router configured with another child leaves them alone.
-         */
-        static String target(Outbox.Child role, Map<String, Object> settings) {
-            try {
-                byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(
-                        (role + "|" + new TreeMap<>(settings)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                return java.util.HexFormat.of().formatHex(digest, 0, 12);
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every Java platform has SHA-256", e);
-            }
+        /** Whether {@code entry} is tagged as this child's, now or before secrets were kept out of the tag. */
+        boolean targets(Outbox.Entry entry) {
+            return target.equals(entry.target()) || earlierTarget.equals(entry.target());
         }
+
     }
 
     /** A search child's {@link BackendUnavailableException}, told apart from the storage's. */
@@ -333,7 +330,9 @@ public final class HybridMemoryProvider implements MemoryProvider {
         String name = (String) settings.get(HybridConfig.PROVIDER_KEY);
         Map<String, Object> own = new LinkedHashMap<>(settings);
         own.remove(HybridConfig.PROVIDER_KEY);
-        return context.open(name, ProviderConfig.of(own, block.source(), block.path() + "." + role));
+        // the secret paths go along: a child (its embedding model) keeps them out of what it says and records
+        return context.open(name, ProviderConfig.of(own, block.source(), block.path() + "." + role)
+                .withSecretPaths(block.secretPaths()));
     }
 
     private Set<Capability> computeCapabilities() {
@@ -523,7 +522,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
             return;
         }
         Optional<MemoryEntry> copy = provider.get(key, scope);
-        if (copy.isEmpty() || !sameContent(copy.get(), current)) {
+        if (copy.isEmpty() || !ChildCopies.sameContent(copy.get(), current)) {
             provider.set(current.key(), current.value(), current.scope(), current.tags(), current.metadata());
         }
     }
@@ -764,7 +763,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
      */
     private boolean mine(Outbox.Entry entry) {
         Secondary child = child(entry);
-        if (child == null || !child.target.equals(entry.target())) {
+        if (child == null || !child.targets(entry)) {
             return false;
         }
         return switch (entry.scope()) {
@@ -1124,7 +1123,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 Optional<MemoryEntry> now = storage.get(entry.key(), entry.scope());
                 for (Secondary child : secondaries) {
                     Optional<MemoryEntry> copy = child.provider().get(entry.key(), entry.scope());
-                    if (now.isPresent() && (copy.isEmpty() || !sameContent(copy.get(), now.get()))) {
+                    if (now.isPresent() && (copy.isEmpty() || !ChildCopies.sameContent(copy.get(), now.get()))) {
                         MemoryEntry e = now.get();
                         child.provider().set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
                     } else if (now.isEmpty() && copy.isPresent()) {
@@ -1155,20 +1154,18 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 Duration.ofNanos(System.nanoTime() - started));
     }
 
-    private static boolean sameContent(MemoryEntry a, MemoryEntry b) {
-        return a.value().equals(b.value()) && a.tags().equals(b.tags()) && a.metadata().equals(b.metadata());
-    }
-
     // ------------------------------------------------------------------ the rest
 
     /**
-     * The storage's problems, each child's (prefixed with its role) or that it cannot be reached, and the updates that
-     * wait in the outbox or failed there.
+     * The storage's problems, each child's (prefixed with its role) or that it cannot be reached, every entry whose
+     * copy in a child is missing, older than the storage's or left over (see {@link ChildCopies}; the keys whose
+     * updates wait in the outbox aside), and the updates that wait in the outbox or failed there.
      */
     @Override
     public List<StoreProblem> doctor() {
         checkOpen();
         List<StoreProblem> problems = new ArrayList<>(storage.doctor());
+        List<Outbox.Entry> waiting = outbox == null ? List.of() : outbox.entries();
         for (Secondary child : secondaries) {
             if (child.ifOpen().isEmpty()) {
                 problems.add(new StoreProblem(child.label, "cannot be reached; its updates wait in the outbox"));
@@ -1186,9 +1183,12 @@ public final class HybridMemoryProvider implements MemoryProvider {
             for (StoreProblem problem : own) {
                 problems.add(new StoreProblem(child.label + ": " + problem.location(), problem.problem()));
             }
+            problems.addAll(ChildCopies.problems(child.label, child.role, storage, child.ifOpen().get(),
+                    waiting.stream().filter(this::mine).toList(), (ref, work) -> cache.locked(cacheKey(ref.key(),
+                    ref.scope()), work)));
         }
         if (outbox != null) {
-            for (Outbox.Entry entry : outbox.entries()) {
+            for (Outbox.Entry entry : waiting) {
                 String what = switch (entry.op()) {
                     case CLEAR -> "clearing of " + entry.scope() + " scope";
                     case RESTORE -> "restore of '" + entry.key() + "' in " + entry.scope() + " scope";

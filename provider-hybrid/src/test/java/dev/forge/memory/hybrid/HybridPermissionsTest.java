@@ -3,6 +3,7 @@ package dev.forge.memory.hybrid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.forge.memory.Scope;
+import dev.forge.memory.conformance.EmbeddingService;
 import dev.forge.memory.conformance.OwnerOnlyFiles;
 import dev.forge.memory.conformance.Reliability;
 import dev.forge.memory.spi.ProviderContext;
@@ -28,7 +29,7 @@ class HybridPermissionsTest {
     @Test
     void the_children_stores_and_the_outbox_are_private_to_their_owner() throws Exception {
         Assumptions.assumeTrue(OwnerOnlyFiles.posix(directory), "POSIX permissions only");
-        EmbeddingServer service = new EmbeddingServer();
+        EmbeddingService service = new EmbeddingService();
         try {
             service.stop();
             ProviderContext context = ProviderContext.builder().projectId("p").sessionId("s").baseDirectory(directory)

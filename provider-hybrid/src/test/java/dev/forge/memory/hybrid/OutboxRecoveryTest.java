@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.Scope;
 import dev.forge.memory.StoreProblem;
+import dev.forge.memory.conformance.EmbeddingService;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,11 +23,11 @@ class OutboxRecoveryTest {
     @TempDir
     Path directory;
 
-    private EmbeddingServer service;
+    private EmbeddingService service;
 
     @BeforeEach
     void start() throws Exception {
-        service = new EmbeddingServer();
+        service = new EmbeddingService();
     }
 
     @AfterEach

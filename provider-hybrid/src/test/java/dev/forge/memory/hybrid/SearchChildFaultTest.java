@@ -11,6 +11,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
+import dev.forge.memory.conformance.EmbeddingService;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,12 +33,12 @@ class SearchChildFaultTest {
     @TempDir
     Path directory;
 
-    private EmbeddingServer service;
+    private EmbeddingService service;
     private HybridMemoryProvider router;
 
     @BeforeEach
     void start() throws Exception {
-        service = new EmbeddingServer();
+        service = new EmbeddingService();
         router = open();
     }
 

@@ -1,6 +1,9 @@
 package dev.forge.memory.vector;
 
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.spi.ProviderConfig;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -87,6 +90,18 @@ public record VectorConfig(String path, Map<String, Object> embedding, Integer r
         } else if (exactLimit < 0 || exactLimit > 1_000_000) {
             throw new ConfigurationException("'exact_limit' must be 0 to 1000000, not " + exactLimit + ".");
         }
+    }
+
+    /**
+     * Opens the model of the {@code embedding} block ({@value #DEFAULT_MODEL} unless it names one), as configured in
+     * {@code raw} (this provider's block as read): its secret paths go along, so that the model keeps a secret
+     * {@code url} or {@code remote_model} out of its messages and fingerprint.
+     */
+    EmbeddingModel openModel(ProviderConfig raw) {
+        Map<String, Object> block = new LinkedHashMap<>(embedding);
+        block.putIfAbsent(EmbeddingModels.MODEL_KEY, DEFAULT_MODEL);
+        return EmbeddingModels.load().open(ProviderConfig.of(block, raw.source(), raw.path() + ".embedding")
+                .withSecretPaths(raw.secretPaths()));
     }
 
     /** Every setting at its default. */

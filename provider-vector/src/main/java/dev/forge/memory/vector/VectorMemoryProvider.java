@@ -16,7 +16,6 @@ import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModels;
 import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.EntryWrite;
 import dev.forge.memory.spi.Keys;
@@ -57,7 +56,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -93,8 +91,8 @@ import java.util.Set;
  * Another process opening the same directory fails with {@link BackendUnavailableException} while this one has it
  * open (Lucene's {@code write.lock}).
  *
- * <p>The index records the fingerprint of the model that made its vectors; opening it with a model of another
- * fingerprint fails with {@link IndexModelMismatchException} unless the context is
+ * <p>The index records the fingerprint of the model that made its vectors; opening it with a model that does not
+ * {@linkplain EmbeddingModel#recognises recognise} it fails with {@link IndexModelMismatchException} unless the context is
  * {@linkplain ProviderContext#openForReindex() opened for reindex}, after which {@link Reindexing#reindex} rebuilds
  * every vector and commits once with the new fingerprint.
  *
@@ -153,9 +151,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         Objects.requireNonNull(config, "config");
         ProviderConfig raw = context.config();
         String field = raw.path() + ".embedding";
-        Map<String, Object> block = new LinkedHashMap<>(config.embedding());
-        block.putIfAbsent(EmbeddingModels.MODEL_KEY, VectorConfig.DEFAULT_MODEL);
-        EmbeddingModel model = EmbeddingModels.load().open(ProviderConfig.of(block, raw.source(), field));
+        EmbeddingModel model = config.openModel(raw);
         try {
             if (model.dimension() > Documents.MAX_DIMENSION) {
                 throw new ConfigurationException(raw.source() + ": the embedding model '" + model.name() + "' makes vectors of "
@@ -164,10 +160,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
             }
             Path directory = context.resolve(config.path());
             SharedIndex index = SharedIndex.acquire(directory, () -> IndexState.of(model));
-            IndexState state = index.state();
+            IndexState state = index.adoptRecognised(model);
             if (!state.serves(model) && !context.openForReindex()) {
                 index.release();
-                throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(),
+                throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(model),
                         model.fingerprint(), raw.source(), field);
             }
             return new VectorMemoryProvider(context, config, model, index, raw.source(), field);
@@ -314,7 +310,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
             index.recordState(IndexState.of(model).withComplete(false));
             return;
         }
-        throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(),
+        throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(model),
                 model.fingerprint(), modelSource, modelField);
     }
 
@@ -420,7 +416,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
     private void requireVectors() {
         IndexState state = index.state();
         if (!state.serves(model)) {
-            throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(),
+            throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(model),
                     model.fingerprint(), modelSource, modelField);
         }
     }
@@ -645,7 +641,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         IndexState state = index.state();
         if (!state.serves(model)) {
             problems.add(new StoreProblem(location, "the vectors were made by the model of fingerprint '"
-                    + state.describedFingerprint() + "', the configured model has '" + model.fingerprint()
+                    + state.describedFingerprint(model) + "', the configured model has '" + model.fingerprint()
                     + "'; semantic search is refused until you run: forge-memory reindex"));
         }
         index.read(searcher -> {

@@ -11,6 +11,7 @@ import dev.forge.memory.embedding.EmbeddingServiceException;
 import dev.forge.memory.embedding.OpenAiEmbeddingModelFactory;
 import dev.forge.memory.embedding.OpenAiEmbeddingModelFactory.Settings;
 import dev.forge.memory.internal.OpenAiHttp;
+import dev.forge.memory.spi.ProviderConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,9 +28,11 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -41,8 +44,36 @@ import org.slf4j.LoggerFactory;
 /**
  * A client of one OpenAI-compatible {@code /embeddings} endpoint. Thread-safe; requests of concurrent calls run in
  * parallel. Not API: open it through {@link OpenAiEmbeddingModelFactory}.
+ *
+ * <p>Its settings' secrets (the key, and a {@code url} or {@code remote_model} that came from a secret-looking
+ * variable) never appear in its messages, the causes its exceptions keep, its logs, or its fingerprint
+ * ({@link OpenAiFingerprint}): a service that echoes them back is masked too.
  */
 public final class OpenAiEmbeddingModel implements EmbeddingModel {
+
+    /**
+     * Which settings are secrets.
+     *
+     * @param values      the secret texts of the settings (the key among them), as
+     *                    {@link dev.forge.memory.spi.ProviderConfig#secretValues()} gives them
+     * @param url         whether {@code url} is a secret (came from a secret-looking variable)
+     * @param remoteModel whether {@code remote_model} is a secret
+     */
+    public record Secrets(Set<String> values, boolean url, boolean remoteModel) {
+
+        /** No secret but the key. */
+        public static final Secrets NONE = new Secrets(Set.of(), false, false);
+
+        /** Copies the values. */
+        public Secrets {
+            values = Set.copyOf(values);
+        }
+
+        /** What {@code settings} (an openai model's block) marks as secret. */
+        public static Secrets of(ProviderConfig settings) {
+            return new Secrets(settings.secretValues(), settings.isSecret("url"), settings.isSecret("remote_model"));
+        }
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenAiEmbeddingModel.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,16 +83,23 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
     private final Settings settings;
     private final URI endpoint;
     private final String where;
+    /** How messages name the service and the model: masked when a secret. */
+    private final String shownWhere;
+    private final String shownModel;
+    private final Redaction redaction;
     private final ExecutorService executor;
     private final HttpClient client;
     private final int dimension;
-    private final String fingerprint;
+    private final OpenAiFingerprint fingerprint;
     private volatile boolean closed;
 
-    private OpenAiEmbeddingModel(Settings settings) {
+    private OpenAiEmbeddingModel(Settings settings, Secrets secrets) {
         this.settings = settings;
         this.endpoint = URI.create(settings.url() + "/embeddings");
         this.where = OpenAiHttp.where(settings.url());
+        this.shownWhere = secrets.url() ? Redaction.MASK : where;
+        this.shownModel = secrets.remoteModel() ? Redaction.MASK : settings.remoteModel();
+        this.redaction = redaction(settings, secrets, where);
         int number = CLIENTS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
@@ -87,20 +125,59 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
                 close();
                 throw e;
             }
-            LOG.debug("The embedding service at {} makes {} vectors of {} components", where, settings.remoteModel(), known);
+            LOG.debug("The embedding service at {} makes {} vectors of {} components", shownWhere, shownModel, known);
         }
         this.dimension = known;
-        this.fingerprint = String.join(":", OpenAiEmbeddingModelFactory.NAME, where, settings.remoteModel(),
-                Integer.toString(known), "l2");
+        this.fingerprint = new OpenAiFingerprint(where, settings.remoteModel(), known, secrets.url(),
+                secrets.remoteModel(), redaction);
     }
 
     /**
-     * Opens a client; without a configured dimension, asks the service for one vector to learn it.
+     * Opens a client whose only secret is the key; without a configured dimension, asks the service for one vector to
+     * learn it.
      *
      * @throws EmbeddingServiceException if the dimension must be learnt and the service cannot give it
      */
     public static OpenAiEmbeddingModel open(Settings settings) {
-        return new OpenAiEmbeddingModel(Objects.requireNonNull(settings, "settings"));
+        return open(settings, Secrets.NONE);
+    }
+
+    /**
+     * Opens a client that keeps {@code secrets} out of what it says and records; without a configured dimension, asks
+     * the service for one vector to learn it.
+     *
+     * @throws EmbeddingServiceException if the dimension must be learnt and the service cannot give it
+     */
+    public static OpenAiEmbeddingModel open(Settings settings, Secrets secrets) {
+        return new OpenAiEmbeddingModel(Objects.requireNonNull(settings, "settings"), Objects.requireNonNull(secrets, "secrets"));
+    }
+
+    /**
+     * What is masked: the secret values and the key, and of a secret URL also its forms in messages (without scheme,
+     * with the endpoint's path) and each of its parts (host, path segments, query), since a service or an I/O error
+     * may echo any of them.
+     */
+    private static Redaction redaction(Settings settings, Secrets secrets, String where) {
+        Set<String> masked = new LinkedHashSet<>(secrets.values());
+        if (settings.apiKey() != null) {
+            masked.add(settings.apiKey());
+        }
+        if (secrets.url()) {
+            URI uri = URI.create(settings.url());
+            masked.addAll(List.of(settings.url(), where, settings.url() + "/embeddings", where + "/embeddings"));
+            masked.add(uri.getHost());
+            for (String part : String.valueOf(uri.getRawPath()).split("[/;=&?]")) {
+                if (part.length() >= ProviderConfig.SHORTEST_MASKED) {
+                    masked.add(part);
+                    masked.add(java.net.URLDecoder.decode(part, StandardCharsets.UTF_8));
+                }
+            }
+        }
+        if (secrets.remoteModel()) {
+            masked.add(settings.remoteModel());
+        }
+        masked.removeIf(text -> text == null || text.strip().length() < ProviderConfig.SHORTEST_MASKED);
+        return Redaction.of(masked);
     }
 
     @Override
@@ -113,10 +190,23 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
         return dimension;
     }
 
-    /** {@code openai:<host[:port]><path>:<remote model>:<dimension>:l2}. */
+    /**
+     * {@code openai:<host[:port]><path>:<remote model>:<dimension>:l2}, with a secret {@code url} as {@code ****} and a
+     * secret {@code remote_model} as a hash; see {@link OpenAiFingerprint}.
+     */
     @Override
     public String fingerprint() {
-        return fingerprint;
+        return fingerprint.value();
+    }
+
+    @Override
+    public boolean recognises(String recordedFingerprint) {
+        return fingerprint.recognises(recordedFingerprint);
+    }
+
+    @Override
+    public String describe(String recordedFingerprint) {
+        return fingerprint.describe(recordedFingerprint);
     }
 
     /**
@@ -167,7 +257,7 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
 
     @Override
     public String toString() {
-        return "OpenAiEmbeddingModel[" + fingerprint + ", " + settings + "]";
+        return redaction.apply("OpenAiEmbeddingModel[" + fingerprint.value() + ", " + settings + "]");
     }
 
     /**
@@ -205,8 +295,8 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
                 lastCause = null;
                 last = "HTTP " + status + (lastExcerpt.isEmpty() ? "" : ": " + lastExcerpt);
                 if (status != 429 && status < 500) {
-                    throw new EmbeddingServiceException("The embedding service at " + where + " refused the request for "
-                            + settings.remoteModel() + " with " + last + hint(status), status, lastExcerpt, null);
+                    throw failure("The embedding service at " + shownWhere + " refused the request for "
+                            + shownModel + " with " + last + hint(status), status, lastExcerpt, null);
                 }
                 Optional<Duration> retryAfter = retryAfter(response);
                 if (retryAfter.isPresent()) {
@@ -224,16 +314,16 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
                 lastCause = e;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new BackendUnavailableException("Interrupted while waiting for the embedding service at " + where + ".", e);
+                throw new BackendUnavailableException("Interrupted while waiting for the embedding service at " + shownWhere + ".", e);
             }
             if (attempt < attempts) {
-                LOG.debug("Embedding request to {} failed ({}); retry {} of {} in {} ms", where, last, attempt,
+                LOG.debug("Embedding request to {} failed ({}); retry {} of {} in {} ms", shownWhere, redaction.apply(last), attempt,
                         settings.maxRetries(), wait.toMillis());
                 sleep(wait);
             }
         }
-        throw new EmbeddingServiceException("The embedding service at " + where + " failed " + attempts
-                + (attempts == 1 ? " time" : " times") + " for " + settings.remoteModel() + "; last: " + last
+        throw failure("The embedding service at " + shownWhere + " failed " + attempts
+                + (attempts == 1 ? " time" : " times") + " for " + shownModel + "; last: " + last
                 + ". Is it running and reachable? (retries: 'max_retries', waits: 'retry_backoff', 'timeout')",
                 lastStatus, lastExcerpt, lastCause);
     }
@@ -281,7 +371,7 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
                           + expected
                         : "returned vectors of " + vector.length + " components, but " + expected
                           + " when the model was opened: has the service's model changed? Reopen (and reindex)";
-                throw new EmbeddingServiceException("The embedding service at " + where + " (" + settings.remoteModel()
+                throw failure("The embedding service at " + shownWhere + " (" + shownModel
                         + ") " + message + ".", status, null, null);
             }
             vectors[i] = normalised(vector);
@@ -334,13 +424,20 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
 
     private EmbeddingServiceException bad(String what, String body, int status, Throwable cause) {
         String excerpt = excerpt(body);
-        return new EmbeddingServiceException("The embedding service at " + where + " (" + settings.remoteModel() + ") "
+        return failure("The embedding service at " + shownWhere + " (" + shownModel + ") "
                 + what + (excerpt.isEmpty() ? "" : ": " + excerpt) + ". Is 'url' an OpenAI-compatible /v1 endpoint?",
                 status, excerpt, cause);
     }
 
+    /** An error with every secret masked: in the message, the body excerpt and the cause's messages. */
+    private EmbeddingServiceException failure(String message, int status, String excerpt, Throwable cause) {
+        return new EmbeddingServiceException(redaction.apply(message), status, redaction.apply(excerpt),
+                redaction.cause(cause));
+    }
+
+    /** The start of a body, secrets masked before it is cut (so that no part of one is left at the cut). */
     private String excerpt(String body) {
-        return OpenAiHttp.excerpt(body, settings.apiKey());
+        return OpenAiHttp.excerpt(redaction.apply(body), settings.apiKey());
     }
 
     private static String hint(int status) {
@@ -377,13 +474,13 @@ public final class OpenAiEmbeddingModel implements EmbeddingModel {
             Thread.sleep(wait.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new BackendUnavailableException("Interrupted while waiting to retry the embedding service at " + where + ".", e);
+            throw new BackendUnavailableException("Interrupted while waiting to retry the embedding service at " + shownWhere + ".", e);
         }
     }
 
     private void checkOpen() {
         if (closed) {
-            throw new BackendUnavailableException("The openai embedding model (" + where + ") has been closed.");
+            throw new BackendUnavailableException("The openai embedding model (" + shownWhere + ") has been closed.");
         }
     }
 }

@@ -740,8 +740,10 @@ public final class GraphStore {
                 createVectorIndex(s, dimension);
             }
             String recorded = s.executeWrite(tx -> {
-                String known = tx.run("MERGE (s:ForgeMemoryStore {store: $store}) RETURN s.fingerprint AS fingerprint",
+                String recordedThere = tx.run("MERGE (s:ForgeMemoryStore {store: $store}) RETURN s.fingerprint AS fingerprint",
                         Map.of("store", store)).single().get("fingerprint").asString("");
+                String known = recordedThere.equals(fingerprint) ? recordedThere
+                        : EarlierFingerprints.adopt(tx, store, model, recordedThere);
                 if (known.equals(fingerprint)) {
                     return known;
                 }
@@ -762,7 +764,7 @@ public final class GraphStore {
                 }
                 vectorsCurrent = false;
                 LOG.info("Store '{}' at {} holds vectors of model '{}'; opened to reindex with '{}'", store, location(),
-                        recorded, fingerprint);
+                        model.describe(recorded), fingerprint);
                 return;
             }
         } catch (MemoryException e) {
@@ -778,8 +780,8 @@ public final class GraphStore {
     }
 
     private IndexModelMismatchException mismatch() {
-        return new IndexModelMismatchException(provider, location(), recordedFingerprint.isEmpty() ? "(none)" : recordedFingerprint,
-                model.fingerprint(), configSource, configField);
+        return new IndexModelMismatchException(provider, location(), recordedFingerprint.isEmpty() ? "(none)"
+                : model.describe(recordedFingerprint), model.fingerprint(), configSource, configField);
     }
 
     /** Records this model as the one that made the store's vectors, in {@code tx}. */

@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -216,6 +218,26 @@ public final class Outbox {
             Replaying shared = REPLAYING.computeIfAbsent(directory, d -> new Replaying());
             shared.users++;
             this.replaying = shared;
+        }
+    }
+
+    /**
+     * What the records of one child of a router are tagged with: its role, provider and settings, hashed, so that a
+     * router configured with another child leaves them alone. The {@code secrets} of the settings (a password, a token
+     * in a URL) are left out: a rotated one is the same child, whose waiting updates must still reach it. Records
+     * written before secrets were left out carry the tag of no secrets ({@code Set.of()}).
+     */
+    public static String target(Child role, Map<String, Object> settings, Set<String> secrets) {
+        String text = role + "|" + new TreeMap<>(settings);
+        for (String secret : secrets) {
+            text = text.replace(secret, "****");
+        }
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(
+                    text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest, 0, 12);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
         }
     }
 

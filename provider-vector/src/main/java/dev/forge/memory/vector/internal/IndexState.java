@@ -37,14 +37,26 @@ public record IndexState(String fingerprint, String model, int dimension, boolea
         return new IndexState(fingerprint, model, dimension, complete);
     }
 
-    /** Whether this index's vectors can be searched with {@code model}. */
+    /** Whether this index's vectors can be searched with {@code model}: complete, and made by a model it recognises. */
     public boolean serves(EmbeddingModel model) {
-        return complete && fingerprint.equals(model.fingerprint());
+        return complete && model.recognises(fingerprint);
     }
 
-    /** The fingerprint as messages show it: marked when a reindex is pending. */
-    public String describedFingerprint() {
-        return complete ? fingerprint : fingerprint + " (incomplete: a model change is waiting for its reindex)";
+    /**
+     * Whether the recorded fingerprint is {@code model}'s in an earlier form (written by an earlier version, or with a
+     * secret since rotated), to be replaced by its current one.
+     */
+    public boolean recordedInAnEarlierForm(EmbeddingModel model) {
+        return !fingerprint.equals(model.fingerprint()) && model.recognises(fingerprint);
+    }
+
+    /**
+     * The fingerprint as messages show it: as {@code configured} {@linkplain EmbeddingModel#describe describes} it
+     * (an earlier form may hold a secret), marked when a reindex is pending.
+     */
+    public String describedFingerprint(EmbeddingModel configured) {
+        String shown = configured.describe(fingerprint);
+        return complete ? shown : shown + " (incomplete: a model change is waiting for its reindex)";
     }
 
     /** The commit user data. */

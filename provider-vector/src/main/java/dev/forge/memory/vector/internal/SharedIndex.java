@@ -5,6 +5,7 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.StorageException;
+import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.files.AtomicFiles;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
@@ -394,6 +395,23 @@ public final class SharedIndex {
     public void recordState(IndexState newState) {
         writer.setLiveCommitData(newState.toUserData().entrySet());
         state = newState;
+    }
+
+    /**
+     * The index's state, after putting {@code model}'s fingerprint in place of the recorded one if that is the model's
+     * in an earlier form ({@link IndexState#recordedInAnEarlierForm}): committed at once, so that an earlier form,
+     * which may hold a secret, leaves the index (Lucene keeps only the last commit).
+     */
+    public IndexState adoptRecognised(EmbeddingModel model) {
+        IndexState recorded = state;
+        if (!recorded.recordedInAnEarlierForm(model)) {
+            return recorded;
+        }
+        rebuild(new IndexState(model.fingerprint(), model.name(), model.dimension(), recorded.complete()),
+                (writer, searcher) -> null);
+        LOG.info("The vector index at {} now records its model's fingerprint in the current form: {}", directory,
+                model.fingerprint());
+        return state;
     }
 
     /** A rebuild of the index, run alone: see {@link #rebuild}. */
