@@ -11,15 +11,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Keys;
+import dev.forge.memory.spi.files.LimitedText;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -32,8 +26,8 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * {@code .forge/config.yaml} of a few MB, a named pipe, a device) costs a bounded read and a bounded parse, and is
  * refused with a {@link ConfigurationException} naming the file.
  *
- * <p>The bounds: at most {@link #MAX_BYTES} bytes, refused by the file's size before anything is read, and read
- * no further than one byte past the limit where the size is unknown; the same limit on code points for the YAML
+ * <p>The bounds: at most {@link #MAX_BYTES} bytes ({@link LimitedText}: refused by the file's size before anything is
+ * read, and read no further than one byte past the limit where the size is unknown); the same limit on code points for the YAML
  * parser; nesting at most {@link #MAX_DEPTH} deep; no aliases. SnakeYAML's reader copies its window for every
  * 1,024 characters of one token, so a single long token costs time in the square of its length: the byte limit is
  * what keeps the worst case small (a file that is one {@value #MAX_BYTES}-byte token parses in a fraction of a second).
@@ -80,38 +74,17 @@ final class ConfigText {
      * @throws ConfigurationException if it is over {@link #MAX_BYTES}, not UTF-8, or cannot be read
      */
     static Optional<String> read(Path path) {
-        try (SeekableByteChannel channel = Files.newByteChannel(path)) {
-            // A regular file says its size: refuse it unread. Anything else (a pipe, a device) is read with a bound.
-            long size = Files.isRegularFile(path) ? channel.size() : 0;
-            if (size > MAX_BYTES) {
-                throw tooLarge(path, size + " bytes");
-            }
-            return Optional.of(read(Channels.newInputStream(channel), path));
+        try {
+            return Optional.of(LimitedText.read(path, MAX_BYTES));
         } catch (NoSuchFileException e) {
             return Optional.empty();
+        } catch (LimitedText.TooLargeException e) {
+            throw tooLarge(path, e.describeSize());
+        } catch (CharacterCodingException e) {
+            throw new ConfigurationException(path + ": not UTF-8 text. Save the file as UTF-8.", path.toString(), null, e);
         } catch (IOException e) {
             throw new ConfigurationException(path + ": cannot be read (" + e.getMessage() + "). Check its permissions.",
                     path.toString(), null, e);
-        }
-    }
-
-    /**
-     * Reads at most one byte past {@link #MAX_BYTES} of {@code in} and decodes it as UTF-8.
-     *
-     * @param source the file {@code in} reads, for messages
-     */
-    static String read(InputStream in, Path source) throws IOException {
-        byte[] bytes = in.readNBytes(MAX_BYTES + 1);
-        if (bytes.length > MAX_BYTES) {
-            throw tooLarge(source, "more than " + MAX_BYTES + " bytes");
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new ConfigurationException(source + ": not UTF-8 text. Save the file as UTF-8.", source.toString(), null, e);
         }
     }
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.ProviderRegistry;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A config file is bounded before it is parsed: an oversized file is refused without being read, a stream is read no
- * further than the limit, the YAML parser itself is bounded, aliases are refused rather than read as their anchor's
+ * A config file is bounded before it is parsed: an oversized file is refused without being read (a stream is read no
+ * further than the limit: {@code LimitedTextTest}), the YAML parser itself is bounded, aliases are refused rather than read as their anchor's
  * name, and nested {@code ${VAR:-default}}s are bounded. None of this is measured in time: each test checks what was
  * read or what was refused.
  */
@@ -74,17 +73,6 @@ class ConfigFileLimitsTest {
     }
 
     @Test
-    void an_endless_stream_is_read_no_further_than_one_byte_past_the_limit() {
-        // What a named pipe or a device in place of the file would give: no size, and no end.
-        CountingEndlessStream endless = new CountingEndlessStream();
-
-        assertThatThrownBy(() -> ConfigText.read(endless, configFile)).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining(configFile.toString())
-                .hasMessageContaining("more than " + ConfigText.MAX_BYTES + " bytes");
-        assertThat(endless.consumed).isEqualTo(ConfigText.MAX_BYTES + 1L);
-    }
-
-    @Test
     void the_yaml_parser_itself_refuses_text_over_the_limit() {
         String oversized = "memory:\n  provider: " + "x".repeat(ConfigText.MAX_BYTES) + "\n";
 
@@ -131,23 +119,5 @@ class ConfigFileLimitsTest {
         Files.writeString(configFile, "memory:\n  provider: \"" + "${UNSET:-".repeat(depth) + "in-memory" + "}".repeat(depth) + "\"\n");
 
         assertThat(resolve().provider()).isEqualTo("in-memory");
-    }
-
-    /** Zeros without end, counting what was taken. */
-    private static final class CountingEndlessStream extends InputStream {
-        long consumed;
-
-        @Override
-        public int read() {
-            consumed++;
-            return ' ';
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) {
-            java.util.Arrays.fill(buffer, offset, offset + length, (byte) ' ');
-            consumed += length;
-            return length;
-        }
     }
 }

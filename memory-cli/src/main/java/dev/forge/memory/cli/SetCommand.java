@@ -6,10 +6,8 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.spi.EntryRules;
-import java.nio.ByteBuffer;
+import dev.forge.memory.spi.files.LimitedText;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,7 +86,7 @@ final class SetCommand implements Callable<Integer> {
 
     private String readValue(long limit, String provider) {
         if ("-".equals(value)) {
-            return ValueInput.read(cli.stdin(), "stdin", key, limit, provider);
+            return ValueInput.read(cli.stdin(), key, limit, provider);
         }
         if (value != null) {
             return value;
@@ -99,12 +97,9 @@ final class SetCommand implements Callable<Integer> {
     /** Strict UTF-8: a value that is not valid text is refused rather than stored with replacement characters. */
     static String decode(byte[] bytes, String source) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+            return LimitedText.utf8(bytes);
         } catch (CharacterCodingException e) {
-            throw new UsageException("The value from " + source + " is not UTF-8 text.", e);
+            throw ValueInput.notUtf8(source, e);
         }
     }
 
