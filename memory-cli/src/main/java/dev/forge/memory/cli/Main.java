@@ -49,8 +49,9 @@ public final class Main {
             }
             verbose |= arg.equals("--verbose");
         }
+        boolean levelGiven = System.getProperty(LOG_LEVEL_PROPERTY) != null;
         setIfAbsent(LOG_LEVEL_PROPERTY, verbose ? "trace" : "off");
-        if (!verbose) {
+        if (!verbose && !levelGiven) {
             setIfAbsent("org.slf4j.simpleLogger.log." + OWN_LOGGERS, "warn");
         }
         setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
