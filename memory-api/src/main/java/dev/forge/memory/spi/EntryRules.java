@@ -299,7 +299,7 @@ public final class EntryRules {
         if (entry.version() > MAX_VERSION) {
             throw new InvalidEntryException("Key '" + Keys.abbreviate(entry.key()) + "' has version " + entry.version()
                     + "; versions go up to " + MAX_VERSION + " (2^53 - 1, the largest a JSON reader in any language reads"
-                    + " exactly). Number the versions from 1.");
+                    + " exactly). Nothing was written; number the versions from 1.");
         }
         checkTime(entry, "created", entry.createdAt());
         checkTime(entry, "updated", entry.updatedAt());
@@ -310,7 +310,7 @@ public final class EntryRules {
         if (time.isBefore(EARLIEST) || time.isAfter(LATEST)) {
             throw new InvalidEntryException("Version " + entry.version() + " of key '" + Keys.abbreviate(entry.key())
                     + "' was " + what + " at " + time + ", outside the times a store holds (" + EARLIEST + " to " + LATEST
-                    + "). Correct the time.");
+                    + "). Nothing was written; correct the time.");
         }
     }
 
