@@ -17,9 +17,9 @@ import org.sqlite.SQLiteJDBCLoader;
 /**
  * Third-party libraries log nothing on stderr unless {@code --verbose} is given: a real library ERROR with a stack
  * trace, sqlite-jdbc's "Failed to delete old native lib" (a non-empty directory named like an old native library in
- * the temporary directory), stays out of a normal run, whose stderr holds only the tool's own one-line errors. The
- * tool runs in a child JVM on the test class path, since a logger is configured once per JVM and sqlite-jdbc loads
- * its native library once per JVM.
+ * the directory it extracts its library to, given with {@code -Dorg.sqlite.tmpdir}), stays out of a normal run, whose
+ * stderr holds only the tool's own one-line errors. The tool runs in a child JVM on the test class path, since a
+ * logger is configured once per JVM and sqlite-jdbc loads its native library once per JVM.
  */
 class ThirdPartyLoggingTest {
 
@@ -36,14 +36,15 @@ class ThirdPartyLoggingTest {
     void staleNativeLibraryDirectory() throws IOException {
         project = Files.createDirectories(root.resolve("project"));
         temporary = Files.createDirectories(root.resolve("tmp"));
-        // sqlite-jdbc deletes files named like this at load time; a non-empty directory cannot be, and it logs an ERROR.
+        // sqlite-jdbc deletes entries named like this in its extraction directory when it loads; a non-empty directory
+        // cannot be deleted, and it logs an ERROR with a stack trace.
         Path stale = temporary.resolve("sqlite-" + SQLiteJDBCLoader.getVersion() + "-00000000-0000-0000-0000-000000000000-libsqlitejdbc.so");
         Files.writeString(Files.createDirectories(stale).resolve("left-behind"), "x");
     }
 
     private Run run(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.io.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "-Djava.io.tmpdir=" + temporary, "-Dorg.sqlite.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path"), Main.class.getName(),
                 "--project", project.toString(), "--memory-provider", "sqlite"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile());
