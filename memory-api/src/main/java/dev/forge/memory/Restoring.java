@@ -20,14 +20,17 @@ public interface Restoring {
      *
      * <p>The versions must form a chain (checked by {@link dev.forge.memory.spi.EntryRules#checkChain}): one key and
      * scope, version numbers strictly increasing (gaps are kept as they are, for histories that went through a
-     * deletion), {@code updatedAt} never decreasing, and each version within the provider's {@link MemoryProvider#limits()}.
+     * deletion) and at most {@link dev.forge.memory.spi.EntryRules#MAX_VERSION}, times from
+     * {@link dev.forge.memory.spi.EntryRules#EARLIEST} to {@link dev.forge.memory.spi.EntryRules#LATEST},
+     * {@code updatedAt} never decreasing, and each version within the provider's {@link MemoryProvider#limits()}.
      * Restoring the same chain twice leaves the store as after the first time.
      *
      * @param versions the versions of one key, oldest first, at least one
      * @return the current entry as stored: the last of {@code versions}
      * @throws InvalidKeyException    if the key breaks the key rules
      * @throws ValueTooLargeException if a value is over the limit
-     * @throws InvalidEntryException  if the versions do not form a chain, or a tag or metadata cannot be stored
+     * @throws InvalidEntryException  if the versions do not form a chain, a version or time is out of range, or a tag or
+     *                                metadata cannot be stored
      */
     MemoryEntry restore(List<MemoryEntry> versions);
 }

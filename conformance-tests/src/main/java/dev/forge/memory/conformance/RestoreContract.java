@@ -18,6 +18,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.ValueTooLargeException;
+import dev.forge.memory.spi.EntryRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -241,6 +242,62 @@ public abstract class RestoreContract extends ContractSupport {
         assertThatThrownBy(() -> restoring().restore(List.of(big))).isInstanceOf(ValueTooLargeException.class);
 
         assertUnchanged(before);
+    }
+
+    @Test
+    void versions_and_times_outside_the_bounds_are_refused_and_change_nothing() {
+        put("k", "already here");
+        List<MemoryEntry> before = everything();
+        Instant tooEarly = Instant.parse("-999999999-01-01T00:00:00Z");
+        Instant justTooEarly = EntryRules.EARLIEST.minusMillis(1);
+        Instant justTooLate = EntryRules.LATEST.plusMillis(1);
+        List<List<MemoryEntry>> outside = List.of(
+                List.of(new MemoryEntry("k", "v", Scope.PROJECT, List.of(), Map.of(), T1, T1, Long.MAX_VALUE)),
+                List.of(new MemoryEntry("k", "v", Scope.PROJECT, List.of(), Map.of(), T1, T1, EntryRules.MAX_VERSION + 1)),
+                List.of(version("k", Scope.PROJECT, "one", 1, T1),
+                        new MemoryEntry("k", "v", Scope.PROJECT, List.of(), Map.of(), T1, T2, EntryRules.MAX_VERSION + 1)),
+                List.of(new MemoryEntry("k", "v", Scope.PROJECT, List.of(), Map.of(), tooEarly, T1, 1)),
+                List.of(new MemoryEntry("k", "v", Scope.PROJECT, List.of(), Map.of(), justTooEarly, justTooEarly, 1)),
+                List.of(new MemoryEntry("k", "v", Scope.PROJECT, List.of(), Map.of(), T1, justTooLate, 1)),
+                List.of(new MemoryEntry("k", "v", Scope.PROJECT, List.of(), Map.of(), justTooLate, Instant.MAX, 1)));
+
+        for (List<MemoryEntry> chain : outside) {
+            assertThatThrownBy(() -> restoring().restore(chain)).as("restore of %s", chain)
+                    .isInstanceOf(InvalidEntryException.class).hasMessageContaining("'k'");
+        }
+
+        assertUnchanged(before);
+        reopen();
+        assertUnchanged(before);
+    }
+
+    @Test
+    void an_entry_at_the_bounds_is_stored_exactly_and_can_be_overwritten_and_deleted() {
+        List<MemoryEntry> chain = List.of(
+                new MemoryEntry("k", "first, at the earliest time", Scope.PROJECT, List.of(), Map.of(),
+                        EntryRules.EARLIEST, EntryRules.EARLIEST, 1),
+                new MemoryEntry("k", "last, at the largest version and the latest time", Scope.PROJECT, List.of("edge"),
+                        Map.of(), EntryRules.EARLIEST, EntryRules.LATEST, EntryRules.MAX_VERSION));
+
+        restoring().restore(chain);
+        reopen();
+
+        assertThat(provider.get("k", Scope.PROJECT)).contains(chain.get(1));
+        if (has(Capability.HISTORY)) {
+            assertThat(provider.requireHistory().versions("k", Scope.PROJECT)).containsExactlyElementsOf(chain);
+        }
+        MemoryEntry overwritten = put("k", "written over it");
+        assertThat(overwritten.version()).isEqualTo(EntryRules.MAX_VERSION + 1);
+        assertThat(overwritten.createdAt()).isEqualTo(EntryRules.EARLIEST);
+        assertThat(overwritten.updatedAt()).isEqualTo(EntryRules.LATEST);
+        assertThat(provider.get("k", Scope.PROJECT)).contains(overwritten);
+
+        assertThat(provider.delete("k", Scope.PROJECT)).isTrue();
+
+        assertThat(provider.get("k", Scope.PROJECT)).isEmpty();
+        reopen();
+        assertThat(provider.get("k", Scope.PROJECT)).isEmpty();
+        assertThat(put("k", "a new life").version()).isEqualTo(versionAfterDelete(EntryRules.MAX_VERSION + 1));
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
+import dev.forge.memory.spi.EntryRules;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;
 import dev.forge.memory.transfer.ConflictPolicy;
@@ -164,5 +165,49 @@ public abstract class TransferContract extends ContractSupport {
         assertThat(result.invalid()).extracting(p -> p.location()).containsExactly("line 3", "line 6");
         assertThat(result.invalid().get(1).message()).contains("truncated");
         assertThat(result.entries()).isEqualTo(lines.length - 1 - 2 - TransferFixture.export(provider).get("relations").size());
+    }
+
+    @Test
+    void versions_and_times_a_store_cannot_hold_are_refused_by_the_check_and_nothing_is_written() throws IOException {
+        String valid = "{\"kind\":\"entry\",\"key\":\"%s\",\"value\":\"fine\",\"scope\":\"project\",\"tags\":[],"
+                + "\"metadata\":{},\"created_at\":\"%s\",\"updated_at\":\"%s\",\"version\":%s}";
+        String earliest = EntryRules.EARLIEST.toString();
+        String latest = EntryRules.LATEST.toString();
+        List<String> lines = List.of(
+                "{\"format\":\"forge-memory\",\"version\":\"1.0\",\"exported_at\":\"2026-01-01T00:00:00.000Z\",\"project\":\"p\"}",
+                String.format(valid, "ok:1", "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z", "1"),
+                String.format(valid, "ok:at-the-bounds", earliest, latest, EntryRules.MAX_VERSION),
+                String.format(valid, "bad:year-minus-999999999", "-999999999-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "1"),
+                String.format(valid, "bad:year-10000", "2026-01-01T00:00:00Z", "+10000-01-01T00:00:00Z", "1"),
+                String.format(valid, "bad:just-before-year-1", EntryRules.EARLIEST.minusMillis(1).toString(), earliest, "1"),
+                String.format(valid, "bad:long-max-version", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", Long.MAX_VALUE),
+                String.format(valid, "bad:version-2-to-the-53", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z",
+                        EntryRules.MAX_VERSION + 1),
+                String.format(valid, "bad:history", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "2 ,\"history\":[{"
+                        + "\"value\":\"old\",\"created_at\":\"-999999999-01-01T00:00:00Z\",\"updated_at\":\"2026-01-01T00:00:00Z\","
+                        + "\"version\":1}]"));
+        Path file = write("out-of-range.jsonl", (String.join("\n", lines) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        MemoryProvider target = freshStore();
+        target.set("already", "here", Scope.PROJECT);
+        List<MemoryEntry> before = target.query(dev.forge.memory.Query.builder().build());
+
+        assertThatThrownBy(() -> Importer.builder().build().importFile(file, target))
+                .isInstanceOf(TransferFileException.class).hasMessageContaining("6 invalid record(s)")
+                .hasMessageContaining("line 4").hasMessageContaining("Nothing was imported");
+
+        assertThat(target.query(dev.forge.memory.Query.builder().build())).isEqualTo(before);
+
+        ImportResult result = Importer.builder().skipInvalid(true).build().importFile(file, target);
+
+        assertThat(result.invalid()).extracting(p -> p.location())
+                .containsExactly("line 4", "line 5", "line 6", "line 7", "line 8", "line 9");
+        assertThat(result.created()).isEqualTo(2);
+        assertThat(target.query(dev.forge.memory.Query.builder().build())).extracting(MemoryEntry::key)
+                .containsExactlyInAnyOrder("already", "ok:1", "ok:at-the-bounds");
+        if (target.capabilities().contains(dev.forge.memory.Capability.RESTORE)) {
+            MemoryEntry edge = target.get("ok:at-the-bounds", Scope.PROJECT).orElseThrow();
+            assertThat(List.of(edge.createdAt(), edge.updatedAt(), edge.version()))
+                    .containsExactly(EntryRules.EARLIEST, EntryRules.LATEST, EntryRules.MAX_VERSION);
+        }
     }
 }

@@ -1,18 +1,7 @@
 package dev.forge.memory.config;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Suggestions;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,43 +22,24 @@ import java.util.function.Function;
  */
 record ConfigFile(Path path, Optional<String> provider, Optional<String> project, Map<String, Object> rawConfig) {
 
-    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(com.fasterxml.jackson.dataformat.yaml.YAMLParser.Feature.EMPTY_STRING_AS_NULL)
-            .build());
     private static final Set<String> MEMORY_KEYS = Set.of("provider", "project", "config");
 
     /**
      * Reads {@code path} if it exists.
      *
      * @param environment looks up environment variables for interpolation
-     * @throws ConfigurationException for unreadable files, malformed YAML (with line and column), unknown keys in
-     *                                the {@code memory} block, values of the wrong shape and unset variables
+     * @throws ConfigurationException for unreadable files, files over {@link ConfigText#MAX_BYTES}, malformed YAML
+     *                                (with line and column), unknown keys in the {@code memory} block, values of the
+     *                                wrong shape and unset variables
      */
     static Optional<ConfigFile> read(Path path, Function<String, String> environment) {
-        String text;
-        try {
-            text = Files.readString(path);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (CharacterCodingException e) {
-            throw new ConfigurationException(path + ": not UTF-8 text. Save the file as UTF-8.", path.toString(), null, e);
-        } catch (IOException e) {
-            throw new ConfigurationException(path + ": cannot be read (" + e.getMessage() + "). Check its permissions.",
-                    path.toString(), null, e);
-        }
-        return Optional.of(parse(path, text, environment));
+        return ConfigText.read(path).map(text -> parse(path, text, environment));
     }
 
     /** Parses config text that came from {@code path}. */
     static ConfigFile parse(Path path, String text, Function<String, String> environment) {
         String source = path.toString();
-        Object root;
-        try {
-            root = text.isBlank() ? null : YAML.readValue(text, Object.class);
-        } catch (JsonProcessingException e) {
-            throw malformed(source, e);
-        }
+        Object root = ConfigText.parse(text, source);
         if (root == null) {
             return new ConfigFile(path, Optional.empty(), Optional.empty(), Map.of());
         }
@@ -110,30 +80,6 @@ record ConfigFile(Path path, Optional<String> provider, Optional<String> project
             ((Map<?, ?>) config).forEach((k, v) -> raw.put(String.valueOf(k), v));
         }
         return new ConfigFile(path, provider, project, raw);
-    }
-
-    /** One line, with the position where the parser found the problem, never quoting the file's text. */
-    private static ConfigurationException malformed(String source, JsonProcessingException e) {
-        Throwable cause = e.getCause();
-        String position;
-        String problem;
-        if (cause instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
-            // Unclosed constructs are noticed far from where they start: point at the start, say where it ended.
-            Mark at = marked.getContextMark() != null ? marked.getContextMark() : marked.getProblemMark();
-            position = ":" + (at.getLine() + 1) + ":" + (at.getColumn() + 1);
-            problem = marked.getProblem();
-            if (marked.getContextMark() != null && marked.getContext() != null) {
-                problem = marked.getContext() + ", " + problem + " (line " + (marked.getProblemMark().getLine() + 1)
-                        + ", column " + (marked.getProblemMark().getColumn() + 1) + ")";
-            }
-        } else {
-            JsonLocation where = e.getLocation();
-            position = where == null ? "" : ":" + where.getLineNr() + ":" + where.getColumnNr();
-            problem = e.getOriginalMessage();
-        }
-        problem = problem == null ? "unreadable" : problem.lines().findFirst().orElse("unreadable").trim();
-        String hint = problem.contains("escape") ? " (in double quotes a backslash starts an escape: write Windows paths in single quotes or with /)" : "";
-        return new ConfigurationException(source + position + ": malformed YAML: " + problem + hint + ".", source, null, e);
     }
 
     private static Optional<String> text(Object value, String source, String field, Interpolation interpolation, boolean emptyIsUnset) {

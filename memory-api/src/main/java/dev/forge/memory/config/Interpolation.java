@@ -1,6 +1,7 @@
 package dev.forge.memory.config;
 
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.Keys;
 import dev.forge.memory.spi.ProviderConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,10 +14,16 @@ import java.util.function.Function;
  * {@code ${NAME}} and {@code ${NAME:-default}} in config values, read from the environment. {@code $$} is a
  * literal {@code $}; a {@code $} before anything else stays as it is. Defaults may hold nested references and
  * braces; values read from the environment are used verbatim, never interpolated again. A malformed or
- * unclosed reference, or an unset variable without a default, is a {@link ConfigurationException} naming the
- * file and field.
+ * unclosed reference, an unset variable without a default, or defaults nested more than {@value #MAX_NESTING} deep
+ * is a {@link ConfigurationException} naming the file and field.
  */
 final class Interpolation {
+
+    /**
+     * How deep defaults may nest ({@code ${A:-${B:-x}}} is 2): each level is a recursion and a scan of the rest of
+     * the text, so an unbounded depth overflows the stack and costs time in the square of the text's length.
+     */
+    static final int MAX_NESTING = 16;
 
     private final Function<String, String> environment;
     private final String source;
@@ -55,6 +62,13 @@ final class Interpolation {
 
     /** Interpolates one string. */
     String string(String text, String field) {
+        return string(text, field, 0);
+    }
+
+    private String string(String text, String field, int depth) {
+        if (depth > MAX_NESTING) {
+            throw error(field, "has defaults nested more than " + MAX_NESTING + " deep (${A:-${B:-...}}); simplify it.");
+        }
         StringBuilder out = new StringBuilder(text.length());
         int i = 0;
         while (i < text.length()) {
@@ -64,7 +78,7 @@ final class Interpolation {
                 i += 2;
             } else if (c == '$' && i + 1 < text.length() && text.charAt(i + 1) == '{') {
                 int close = matchingBrace(text, i + 1, field);
-                out.append(reference(text.substring(i + 2, close), field));
+                out.append(reference(text.substring(i + 2, close), field, depth));
                 i = close + 1;
             } else {
                 out.append(c);
@@ -87,20 +101,20 @@ final class Interpolation {
         throw error(field, "has an unclosed '${' : write ${NAME} or ${NAME:-default}, or $$ for a literal $.");
     }
 
-    private String reference(String body, String field) {
+    private String reference(String body, String field, int depth) {
         int end = 0;
         while (end < body.length() && (Character.isLetterOrDigit(body.charAt(end)) || body.charAt(end) == '_')) {
             end++;
         }
         String name = body.substring(0, end);
         if (name.isEmpty() || Character.isDigit(name.charAt(0)) || name.chars().anyMatch(ch -> ch > 127)) {
-            throw error(field, "has a malformed reference '${" + body + "}': a variable name is letters, digits and _, "
+            throw error(field, "has a malformed reference '${" + Keys.abbreviate(body) + "}': a variable name is letters, digits and _, "
                     + "not starting with a digit.");
         }
         String rest = body.substring(end);
         if (!rest.isEmpty() && !rest.startsWith(":-")) {
-            throw error(field, "has a malformed reference '${" + name + rest.charAt(0) + "...}': write ${" + name + "} or ${"
-                    + name + ":-default}.");
+            throw error(field, "has a malformed reference '${" + Keys.abbreviate(name) + rest.charAt(0) + "...}': write ${"
+                    + Keys.abbreviate(name) + "} or ${" + Keys.abbreviate(name) + ":-default}.");
         }
         String value = environment.apply(name);
         if (ProviderConfig.isSecretKey(name)) {
@@ -113,7 +127,7 @@ final class Interpolation {
             throw error(field, "uses ${" + name + "}, which is not set. Set the environment variable, or write ${" + name
                     + ":-default}.");
         }
-        return string(rest.substring(2), field);
+        return string(rest.substring(2), field, depth + 1);
     }
 
     private ConfigurationException error(String field, String problem) {

@@ -10,6 +10,7 @@ import dev.forge.memory.ValueTooLargeException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -27,6 +28,25 @@ public final class EntryRules {
 
     /** The deepest nesting of lists and maps metadata may have. */
     public static final int MAX_METADATA_DEPTH = 16;
+
+    /**
+     * The largest version a restore (and so an import or migration) accepts: 2<sup>53</sup> - 1, the largest whole
+     * number a JSON reader that reads numbers as doubles (JavaScript, many others) reads exactly. Writes after a
+     * restore count on from there (a {@code long} leaves 2<sup>63</sup> - 2<sup>53</sup> overwrites); only an export
+     * of a key that went past it is refused by an import.
+     */
+    public static final long MAX_VERSION = (1L << 53) - 1;
+
+    /**
+     * The earliest time a restore accepts, 0001-01-01T00:00:00Z, and with {@link #LATEST} the range that every
+     * backend stores and writes back: four-digit years are what ISO-8601 writers, SQLite's date functions and the
+     * date types of most languages (Python's {@code datetime} among them) hold, and milliseconds since 1970 stay far
+     * inside a {@code long}.
+     */
+    public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+
+    /** The latest time a restore accepts, 9999-12-31T23:59:59.999Z; see {@link #EARLIEST}. */
+    public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
 
     private static final Pattern RELATION_TYPE = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,63}");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -226,14 +246,16 @@ public final class EntryRules {
 
     /**
      * Checks that {@code versions} can be restored as one key's chain ({@link dev.forge.memory.Restoring#restore}):
-     * not empty; one key (valid) and one scope; versions strictly increasing; {@code updatedAt} never decreasing; every
-     * version's value, tags and metadata within {@code limits} (tags and metadata already normalised, as a
-     * {@link MemoryEntry} holds them).
+     * not empty; one key (valid) and one scope; versions strictly increasing and at most {@link #MAX_VERSION};
+     * {@code createdAt} and {@code updatedAt} from {@link #EARLIEST} to {@link #LATEST}, {@code updatedAt} never
+     * decreasing; every version's value, tags and metadata within {@code limits} (tags and metadata already
+     * normalised, as a {@link MemoryEntry} holds them).
      *
      * @return the versions, as an immutable list
      * @throws dev.forge.memory.InvalidKeyException    for a bad key
      * @throws dev.forge.memory.ValueTooLargeException for a value over the limit
-     * @throws InvalidEntryException                   for a broken chain or tags over the limits
+     * @throws InvalidEntryException                   for a broken chain, a version or time out of range, or tags
+     *                                                 over the limits
      */
     public static List<MemoryEntry> checkChain(List<MemoryEntry> versions, Limits limits) {
         java.util.Objects.requireNonNull(versions, "versions");
@@ -249,6 +271,7 @@ public final class EntryRules {
                 throw new InvalidEntryException("A restore takes the versions of one key: found '" + version.scope().id()
                         + ":" + version.key() + "' among the versions of '" + first.scope().id() + ":" + first.key() + "'.");
             }
+            checkStamps(version);
             if (previous != null && version.version() <= previous.version()) {
                 throw new InvalidEntryException("The versions of key '" + first.key() + "' must increase: version "
                         + version.version() + " follows version " + previous.version() + ".");
@@ -264,6 +287,31 @@ public final class EntryRules {
             previous = version;
         }
         return chain;
+    }
+
+    /**
+     * Checks that an entry's version is from 1 to {@link #MAX_VERSION} and its times from {@link #EARLIEST} to
+     * {@link #LATEST}: the stamps a restore takes as given rather than making them itself.
+     *
+     * @throws InvalidEntryException naming the key, the version and the value out of range
+     */
+    public static MemoryEntry checkStamps(MemoryEntry entry) {
+        if (entry.version() > MAX_VERSION) {
+            throw new InvalidEntryException("Key '" + Keys.abbreviate(entry.key()) + "' has version " + entry.version()
+                    + "; versions go up to " + MAX_VERSION + " (2^53 - 1, the largest a JSON reader in any language reads"
+                    + " exactly). Nothing was written; number the versions from 1.");
+        }
+        checkTime(entry, "created", entry.createdAt());
+        checkTime(entry, "updated", entry.updatedAt());
+        return entry;
+    }
+
+    private static void checkTime(MemoryEntry entry, String what, Instant time) {
+        if (time.isBefore(EARLIEST) || time.isAfter(LATEST)) {
+            throw new InvalidEntryException("Version " + entry.version() + " of key '" + Keys.abbreviate(entry.key())
+                    + "' was " + what + " at " + time + ", outside the times a store holds (" + EARLIEST + " to " + LATEST
+                    + "). Nothing was written; correct the time.");
+        }
     }
 
     /**

@@ -38,8 +38,9 @@ import java.util.Set;
  * Reads the portable format (or a live provider) into a provider, losing nothing the target can hold.
  *
  * <p>An import reads its input through twice, by streaming, so memory stays bounded whatever the size: first to check
- * every record (JSON, header, keys, scopes, chains of versions against the target's limits, duplicate keys, relation
- * ends that exist in neither the input nor the target), then to write. If the check finds a problem, nothing is
+ * every record (JSON, header, keys, scopes, chains of versions against the target's limits and the bounds on versions
+ * and times of {@link EntryRules#checkChain}, duplicate keys, relation ends that exist in neither the input nor the
+ * target), then to write. If the check finds a problem, nothing is
  * written and a {@link TransferFileException} lists each problem with its location, unless
  * {@linkplain Builder#skipInvalid(boolean) skipInvalid} is set: then the invalid records are skipped and reported in
  * {@link ImportResult#invalid()}. A backend failure while writing stops the import part way; running it again is

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -26,6 +27,12 @@ final class Json {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
+
+    /**
+     * Reads a metadata value of {@code --meta-json}: decimals exactly ({@link java.math.BigDecimal}), so that one a
+     * double cannot hold is refused by the entry rules, as an import refuses it, instead of rounded.
+     */
+    static final ObjectReader METADATA = MAPPER.readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     /** Two-space indentation, arrays one item per line, {@code "key": value}. */
     private static final ObjectWriter PRETTY = MAPPER.writer(new DefaultPrettyPrinter()

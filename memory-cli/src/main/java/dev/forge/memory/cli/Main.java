@@ -13,6 +13,9 @@ public final class Main {
     /** The slf4j-simple property for the default level; read once, when the first logger is created. */
     static final String LOG_LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
 
+    /** The loggers of forge-memory itself, which log warnings and errors without {@code --verbose}. */
+    static final String OWN_LOGGERS = "dev.forge.memory";
+
     private Main() {
     }
 
@@ -32,9 +35,11 @@ public final class Main {
     }
 
     /**
-     * Sets slf4j-simple's level before any logger exists: warnings and errors by default, everything with
-     * {@code --verbose}; always on stderr, so that stdout holds only the command's output. A level given with
-     * {@code -D} wins. DJL's CUDA probe is silenced below errors unless {@code --verbose}.
+     * Sets slf4j-simple's levels before any logger exists. By default the tool's own loggers ({@value #OWN_LOGGERS})
+     * log warnings and errors, and libraries log nothing: their errors (sqlite-jdbc's about an old native library it
+     * cannot delete, with a stack trace; DJL's CUDA probe) are not the user's to act on, and a failure that matters
+     * reaches the user as the tool's own one-line error. {@code --verbose} logs everything. Always on stderr, so that
+     * stdout holds only the command's output. A level given with {@code -D} wins.
      */
     static void configureLogging(String[] args) {
         boolean verbose = false;
@@ -44,15 +49,14 @@ public final class Main {
             }
             verbose |= arg.equals("--verbose");
         }
-        setIfAbsent(LOG_LEVEL_PROPERTY, verbose ? "trace" : "warn");
+        boolean levelGiven = System.getProperty(LOG_LEVEL_PROPERTY) != null;
+        setIfAbsent(LOG_LEVEL_PROPERTY, verbose ? "trace" : "off");
+        if (!verbose && !levelGiven) {
+            setIfAbsent("org.slf4j.simpleLogger.log." + OWN_LOGGERS, "warn");
+        }
         setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
         setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
         setIfAbsent("org.slf4j.simpleLogger.showShortLogName", "true");
-        // DJL (the minilm model's tokenizer) probes for CUDA when it loads and warns on every run on machines with a
-        // CUDA runtime but no usable GPU; the model runs on the CPU anyway. --verbose shows it.
-        if (!verbose) {
-            setIfAbsent("org.slf4j.simpleLogger.log.ai.djl", "error");
-        }
     }
 
     private static void setIfAbsent(String property, String value) {

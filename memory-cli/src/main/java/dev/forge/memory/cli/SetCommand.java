@@ -1,17 +1,14 @@
 package dev.forge.memory.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
+import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.spi.files.LimitedText;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,9 +56,11 @@ final class SetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String text = readValue();
+        checkValueGivenOnce();
         Map<String, Object> metadata = metadata();
         try (MemoryProvider memory = cli.open()) {
+            // Read after the provider is open: its value limit is where reading stops.
+            String text = readValue(memory.limits().maxValueBytes(), memory.name());
             MemoryEntry stored = memory.set(key, text, scope, tags, metadata);
             if (cli.json) {
                 cli.printJson(Json.entry(stored));
@@ -72,47 +71,35 @@ final class SetCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private String readValue() {
-        boolean stdin = "-".equals(value);
+    /** Refuses a missing or doubly given value, and a missing value file, before the provider is opened. */
+    private void checkValueGivenOnce() {
         if (value != null && valueFile != null) {
             throw new UsageException("Give the value once: as VALUE, with --value-file F, or '-' for stdin; not both.");
         }
-        if (stdin) {
-            return decode(readAll(cli.stdin()), "stdin");
+        if (value == null && valueFile == null) {
+            throw new UsageException("No value for '" + key + "': give VALUE, --value-file F, or '-' to read stdin.");
+        }
+        if (valueFile != null && !Files.exists(valueFile.toAbsolutePath())) {
+            throw new UsageException("The value file " + valueFile.toAbsolutePath() + " does not exist.");
+        }
+    }
+
+    private String readValue(long limit, String provider) {
+        if ("-".equals(value)) {
+            return ValueInput.read(cli.stdin(), key, limit, provider);
         }
         if (value != null) {
             return value;
         }
-        if (valueFile != null) {
-            Path file = valueFile.toAbsolutePath();
-            try {
-                return decode(Files.readAllBytes(file), file.toString());
-            } catch (NoSuchFileException e) {
-                throw new UsageException("The value file " + file + " does not exist.", e);
-            } catch (IOException e) {
-                throw new UsageException("The value file " + file + " cannot be read: " + e.getMessage() + ".", e);
-            }
-        }
-        throw new UsageException("No value for '" + key + "': give VALUE, --value-file F, or '-' to read stdin.");
-    }
-
-    private static byte[] readAll(InputStream in) {
-        try {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UsageException("stdin cannot be read: " + e.getMessage() + ".", e);
-        }
+        return ValueInput.read(valueFile.toAbsolutePath(), key, limit, provider);
     }
 
     /** Strict UTF-8: a value that is not valid text is refused rather than stored with replacement characters. */
     static String decode(byte[] bytes, String source) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
+            return LimitedText.utf8(bytes);
         } catch (CharacterCodingException e) {
-            throw new UsageException("The value from " + source + " is not UTF-8 text.", e);
+            throw ValueInput.notUtf8(source, e);
         }
     }
 
@@ -126,10 +113,17 @@ final class SetCommand implements Callable<Integer> {
             String[] parts = split(field, "--meta-json", "K=JSON");
             Object parsed;
             try {
-                parsed = Json.MAPPER.readValue(parts[1], Object.class);
+                parsed = Json.METADATA.readValue(parts[1]);
             } catch (JsonProcessingException e) {
                 throw new UsageException("--meta-json " + parts[0] + ": '" + parts[1] + "' is not JSON ("
                         + e.getOriginalMessage() + "). Quote strings: " + parts[0] + "='\"text\"'.", e);
+            }
+            try {
+                // Refused here as import refuses it, never rounded: 19.999999999999999999 is not 20.0.
+                EntryRules.normalizeMetadata(java.util.Collections.singletonMap(parts[0], parsed), key);
+            } catch (InvalidEntryException e) {
+                throw new UsageException("--meta-json " + parts[0] + ": " + e.getMessage() + " To keep it as text, give it "
+                        + "with --meta " + parts[0] + "=...", e);
             }
             put(metadata, parts[0], parsed);
         }

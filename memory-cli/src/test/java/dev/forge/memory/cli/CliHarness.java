@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -62,6 +63,11 @@ final class CliHarness {
     }
 
     Result runWithStdin(String stdin, String... args) {
+        return runWithStdin(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
+    }
+
+    /** Runs with {@code --project <project>} in front of {@code args}, reading {@code stdin} (not closed). */
+    Result runWithStdin(InputStream stdin, String... args) {
         List<String> all = new ArrayList<>(List.of("--project", project.toString()));
         all.addAll(List.of(args));
         return runRaw(stdin, all.toArray(String[]::new));
@@ -69,9 +75,13 @@ final class CliHarness {
 
     /** Runs exactly {@code args}. */
     Result runRaw(String stdin, String... args) {
+        return runRaw(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
+    }
+
+    private Result runRaw(InputStream stdin, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = ForgeMemoryCommand.commandLine(env, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), userHome)
+        int code = ForgeMemoryCommand.commandLine(env, stdin, userHome)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .execute(args);

@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.forge.memory.config.Memories;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,6 +82,44 @@ class DoctorCommandTest {
     @Test
     void a_provider_that_checks_nothing_reports_no_problems_under_its_own_name() {
         assertThat(cli.ok("--memory-provider", "in-memory", "doctor").out()).isEqualTo("No problems found by the in-memory provider.\n");
+    }
+
+    @Test
+    void a_damaged_sqlite_database_is_not_sent_to_doctor_which_fails_on_it_the_same_way() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            cli.ok("--memory-provider", "sqlite", "set", "k" + i, ("memory number " + i + " ").repeat(300));
+        }
+        Path database = cli.project.resolve(".forge/memory.db");
+        byte[] intact = Files.readAllBytes(database);
+        int pageSize = ((intact[16] & 0xff) << 8) | (intact[17] & 0xff);
+        long entriesPage;
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+             ResultSet row = connection.createStatement().executeQuery("SELECT rootpage FROM sqlite_master WHERE name = 'entries'")) {
+            assertThat(row.next()).isTrue();
+            entriesPage = row.getLong(1);
+        }
+        Random random = new Random(22);
+
+        // The table of entries damaged: the store opens, reading a key fails, and so does doctor.
+        byte[] damaged = intact.clone();
+        for (int at = (int) ((entriesPage - 1) * pageSize); at < entriesPage * pageSize; at++) {
+            damaged[at] = (byte) random.nextInt(256);
+        }
+        Files.write(database, damaged);
+        CliHarness.Result get = cli.fails(ExitCodes.BACKEND, "--memory-provider", "sqlite", "get", "k1");
+        CliHarness.Result doctor = cli.fails(ExitCodes.BACKEND, "--memory-provider", "sqlite", "doctor");
+
+        // Everything after the first page damaged: the store does not open at all.
+        for (int at = pageSize; at < damaged.length; at++) {
+            damaged[at] = (byte) random.nextInt(256);
+        }
+        Files.write(database, damaged);
+        CliHarness.Result open = cli.fails(ExitCodes.BACKEND, "--memory-provider", "sqlite", "get", "k1");
+
+        for (CliHarness.Result result : List.of(get, doctor, open)) {
+            assertThat(result.err()).as(result.toString()).contains(database.toString()).contains("damaged")
+                    .contains("backup").doesNotContain("doctor");
+        }
     }
 
     @Test

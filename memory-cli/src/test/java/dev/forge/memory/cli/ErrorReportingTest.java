@@ -194,6 +194,20 @@ class ErrorReportingTest {
     }
 
     @Test
+    void meta_json_numbers_a_double_cannot_hold_and_null_exit_2_as_import_refuses_them_never_rounded() {
+        for (String number : new String[] {"19.999999999999999999", "1e-400", "1e400", "0.1000000000000000000001",
+            "99999999999999999999", "null"}) {
+            CliHarness.Result result = fails(ExitCodes.USAGE, "set", "k", "v", "--meta-json", "n=" + number);
+            assertThat(result.err()).as(number).contains("--meta-json n").contains("--meta n=");
+            fails(ExitCodes.NOT_FOUND, "get", "k");
+        }
+        JsonNode exact = cli.ok("set", "k", "v", "--meta-json", "d=0.1", "--meta-json", "big=1.5e300",
+                "--meta-json", "long=9223372036854775807", "--meta-json", "list=[2.5, {\"x\": 0.25}]", "--json").json();
+        assertThat(exact.path("metadata").toString())
+                .isEqualTo("{\"big\":1.5E300,\"d\":0.1,\"list\":[2.5,{\"x\":0.25}],\"long\":9223372036854775807}");
+    }
+
+    @Test
     void an_invalid_request_exits_2() {
         fails(ExitCodes.USAGE, "query", "*", "--limit", "0");
         fails(ExitCodes.USAGE, "search", "x", "--threshold", "2");

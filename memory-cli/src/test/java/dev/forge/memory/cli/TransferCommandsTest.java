@@ -103,6 +103,28 @@ class TransferCommandsTest {
     }
 
     @Test
+    void versions_and_times_no_store_can_hold_exit_7_on_every_file_provider_and_import_nothing() throws IOException {
+        Path file = root.resolve("memories.jsonl");
+        cli.ok("export", "--out", file.toString(), "--no-progress");
+        String entry = "{\"kind\":\"entry\",\"key\":\"%s\",\"value\":\"v\",\"scope\":\"project\",\"created_at\":\"%s\","
+                + "\"updated_at\":\"%s\",\"version\":%s}\n";
+        Files.writeString(file, String.format(entry, "year-minus-999999999", "-999999999-01-01T00:00:00Z", "2026-01-01T00:00:00Z", 1)
+                + String.format(entry, "version-long-max", "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", Long.MAX_VALUE),
+                StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+
+        for (String provider : List.of("sqlite", "markdown", "file")) {
+            CliHarness target = new CliHarness(Files.createDirectories(root.resolve(provider + "-target")));
+
+            CliHarness.Result failed = target.fails(ExitCodes.INVALID_INPUT, "--memory-provider", provider, "import",
+                    file.toString(), "--no-progress");
+
+            assertThat(failed.err()).as(provider).contains("2 invalid record(s)").contains("line 5")
+                    .contains("-999999999-01-01T00:00:00Z").contains("Nothing was imported");
+            assertThat(target.ok("--memory-provider", provider, "query", "*", "--json").json().path("entries")).as(provider).isEmpty();
+        }
+    }
+
+    @Test
     void a_file_that_is_not_an_export_exits_7() throws IOException {
         Path file = Files.writeString(root.resolve("other.json"), "{\"entities\": []}", StandardCharsets.UTF_8);
         assertThat(cli.fails(ExitCodes.INVALID_INPUT, "import", file.toString()).err()).contains("unknown field 'entities'");

@@ -94,8 +94,9 @@ public final class SqliteErrors {
                     + " cannot be opened (" + detail + "). Check that its directory exists and is writable.", e);
             case READONLY -> new StorageException("Could not " + what + ": the SQLite database " + path
                     + " is read-only (" + detail + "). Check the permissions of the file and its directory.", e);
+            // Not "run doctor": doctor reads the same damaged pages and fails with this same error.
             case CORRUPT, NOTADB -> new StorageException("Could not " + what + ": the SQLite database " + path
-                    + " is damaged (" + detail + "). Run 'forge-memory doctor' and restore the file from a backup.", e);
+                    + " is damaged (" + detail + "). Restore the file from a backup.", e);
             case IOERR -> new StorageException("Could not " + what + ": an I/O error on " + path + " (" + detail + ").", e);
             default -> new StorageException("Could not " + what + " in the SQLite database " + path + ": " + detail, e);
         };
