@@ -22,8 +22,9 @@ import java.util.Optional;
  *
  * @param tags          tags an entry must all carry
  * @param metadata      metadata fields that must be present with equal values
- * @param updatedAfter  only entries updated strictly after this instant
- * @param updatedBefore only entries updated strictly before this instant
+ * @param updatedAfter  only entries updated strictly after this instant (kept to milliseconds, and to within a
+ *                      millisecond of the times an entry can have)
+ * @param updatedBefore only entries updated strictly before this instant (likewise)
  */
 public record Filter(List<String> tags, Map<String, Object> metadata, Optional<Instant> updatedAfter, Optional<Instant> updatedBefore) {
 
@@ -42,8 +43,22 @@ public record Filter(List<String> tags, Map<String, Object> metadata, Optional<I
         } catch (InvalidEntryException e) {
             throw new InvalidRequestException("A metadata filter cannot be matched: " + e.getMessage(), e);
         }
-        updatedAfter = Objects.requireNonNull(updatedAfter, "updatedAfter").map(t -> t.truncatedTo(ChronoUnit.MILLIS));
-        updatedBefore = Objects.requireNonNull(updatedBefore, "updatedBefore").map(t -> t.truncatedTo(ChronoUnit.MILLIS));
+        updatedAfter = Objects.requireNonNull(updatedAfter, "updatedAfter").map(Filter::withinStoredTimes);
+        updatedBefore = Objects.requireNonNull(updatedBefore, "updatedBefore").map(Filter::withinStoredTimes);
+    }
+
+    /**
+     * {@code time} in milliseconds, brought to within a millisecond of the times an entry can have
+     * ({@link EntryRules#EARLIEST} to {@link EntryRules#LATEST}): the filter means the same, and every backend can
+     * hold the bound (an {@link Instant#MIN} would overflow epoch milliseconds).
+     */
+    private static Instant withinStoredTimes(Instant time) {
+        Instant justBefore = EntryRules.EARLIEST.minusMillis(1);
+        Instant justAfter = EntryRules.LATEST.plusMillis(1);
+        if (time.isBefore(justBefore)) {
+            return justBefore;
+        }
+        return time.isAfter(justAfter) ? justAfter : time.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /** Whether {@code entry} meets every condition. */

@@ -438,6 +438,25 @@ public abstract class QueryContract extends ContractSupport {
     }
 
     @Test
+    void time_filters_at_the_ends_of_time_select_everything_or_nothing() {
+        put("a", "v");
+        clock.advance(Duration.ofHours(1));
+        put("b", "v");
+        // Instant.MIN and MAX lie far outside what any backend stores (epoch milliseconds, ISO years 0001-9999):
+        // a filter there must still be answered, as the filter it means, not fail on an overflow.
+        assertThat(keys(provider.query(Query.builder().updatedAfter(Instant.MIN).build()))).containsExactly("a", "b");
+        assertThat(keys(provider.query(Query.builder().updatedBefore(Instant.MAX).build()))).containsExactly("a", "b");
+        assertThat(keys(provider.query(Query.builder().updatedAfter(Instant.MIN).updatedBefore(Instant.MAX).build())))
+                .containsExactly("a", "b");
+        assertThat(keys(provider.query(Query.builder().updatedAfter(Instant.MAX).build()))).isEmpty();
+        assertThat(keys(provider.query(Query.builder().updatedBefore(Instant.MIN).build()))).isEmpty();
+        assertThat(keys(provider.query(Query.builder().updatedAfter(Instant.parse("9999-12-31T23:59:59.999Z")).build())))
+                .isEmpty();
+        assertThat(keys(provider.query(Query.builder().updatedBefore(Instant.parse("0001-01-01T00:00:00Z")).build())))
+                .isEmpty();
+    }
+
+    @Test
     void time_filters_use_the_last_update_not_creation() {
         put("a", "v");
         clock.advance(Duration.ofMinutes(1));
