@@ -10,7 +10,10 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.spi.Suggestions;
+import dev.forge.memory.spi.files.LimitedText;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -52,17 +55,47 @@ final class BatchSearch {
     record Line(int number, String id, SearchRequest request, List<String> relevant) {
     }
 
+    /**
+     * The most a queries file (or stdin) may hold: 64 MiB, a few hundred thousand queries. The whole input is checked
+     * before any search runs, so it is held in memory; an endless stdin or a huge file stops here instead.
+     */
+    static final long MAX_INPUT_BYTES = 64L * 1024 * 1024;
+
     /** Reads and checks a queries file. */
     static List<Line> read(Path file, Defaults defaults) {
-        byte[] bytes;
+        String text;
         try {
-            bytes = Files.readAllBytes(file);
+            text = LimitedText.read(file, MAX_INPUT_BYTES);
         } catch (NoSuchFileException e) {
             throw new UsageException("The queries file " + file + " does not exist.", e);
+        } catch (LimitedText.TooLargeException e) {
+            throw tooLarge(file.toString(), e);
+        } catch (CharacterCodingException e) {
+            throw new UsageException("The queries file " + file + " is not UTF-8 text.", e);
         } catch (IOException e) {
             throw new UsageException("The queries file " + file + " cannot be read: " + e.getMessage() + ".", e);
         }
-        return parse(SetCommand.decode(bytes, file.toString()), file.toString(), defaults);
+        return parse(text, file.toString(), defaults);
+    }
+
+    /** Reads and checks queries from {@code stdin}. */
+    static List<Line> read(InputStream stdin, Defaults defaults) {
+        String text;
+        try {
+            text = LimitedText.read(stdin, MAX_INPUT_BYTES);
+        } catch (LimitedText.TooLargeException e) {
+            throw tooLarge("stdin", e);
+        } catch (CharacterCodingException e) {
+            throw new UsageException("The queries on stdin are not UTF-8 text.", e);
+        } catch (IOException e) {
+            throw new UsageException("stdin cannot be read: " + e.getMessage() + ".", e);
+        }
+        return parse(text, "stdin", defaults);
+    }
+
+    private static UsageException tooLarge(String source, LimitedText.TooLargeException e) {
+        return new UsageException("The queries in " + source + " are " + e.describeSize() + ", over the limit of "
+                + MAX_INPUT_BYTES + " bytes of a batch. Split them into several files.", e);
     }
 
     /**

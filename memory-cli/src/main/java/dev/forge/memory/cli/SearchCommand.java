@@ -106,7 +106,7 @@ final class SearchCommand implements Callable<Integer> {
     private int runBatch() {
         BatchSearch.Defaults defaults = new BatchSearch.Defaults(QueryCommand.scopes(scopes), mode, limit, threshold, tags);
         List<BatchSearch.Line> queries = "-".equals(batch.toString())
-                ? BatchSearch.parse(SetCommand.decode(readStdin(), "stdin"), "stdin", defaults)
+                ? BatchSearch.read(cli.stdin(), defaults)
                 : BatchSearch.read(batch.toAbsolutePath(), defaults);
         List<String> results = new ArrayList<>(queries.size());
         int labelled = 0;
@@ -144,13 +144,5 @@ final class SearchCommand implements Callable<Integer> {
             cli.err().flush();
         }
         return ExitCodes.OK;
-    }
-
-    private byte[] readStdin() {
-        try {
-            return cli.stdin().readAllBytes();
-        } catch (IOException e) {
-            throw new UsageException("stdin cannot be read: " + e.getMessage() + ".", e);
-        }
     }
 }

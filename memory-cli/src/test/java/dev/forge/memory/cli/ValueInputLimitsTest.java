@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code set KEY -} and {@code set KEY --value-file F} read no further than the provider's value limit (the default
- * provider's: {@link Limits#DEFAULT}): an endless stdin and a file far larger than memory are refused with exit 2 and
- * one sentence, and nothing is stored.
+ * provider's: {@link Limits#DEFAULT}), and {@code search --batch} no further than its input limit: an endless stdin
+ * and a file far larger than memory are refused with exit 2 and one sentence, and nothing is stored or searched.
  */
 class ValueInputLimitsTest {
 
@@ -76,6 +76,30 @@ class ValueInputLimitsTest {
 
         assertThat(cli.ok("get", "from-file").out()).hasSize((int) LIMIT + 1);
         assertThat(cli.ok("get", "from-stdin").out()).hasSize((int) LIMIT + 1);
+    }
+
+    @Test
+    void an_endless_stdin_of_batch_queries_is_read_no_further_than_the_batch_limit_and_refused_with_exit_2() {
+        EndlessStream endless = new EndlessStream(BatchSearch.MAX_INPUT_BYTES + SLACK);
+
+        CliHarness.Result result = cli.runWithStdin(endless, "search", "--batch", "-");
+
+        assertOneSentence(result, ExitCodes.USAGE);
+        assertThat(result.err()).contains("stdin").contains("limit of " + BatchSearch.MAX_INPUT_BYTES + " bytes");
+        assertThat(endless.given).isGreaterThan(BatchSearch.MAX_INPUT_BYTES);
+    }
+
+    @Test
+    void a_sparse_queries_file_of_3_gib_is_refused_unread_with_exit_2() throws IOException {
+        Path huge = cli.root.resolve("queries.jsonl");
+        try (RandomAccessFile file = new RandomAccessFile(huge.toFile(), "rw")) {
+            file.setLength(3L << 30);
+        }
+
+        CliHarness.Result result = cli.run("search", "--batch", huge.toString());
+
+        assertOneSentence(result, ExitCodes.USAGE);
+        assertThat(result.err()).contains(huge.toString()).contains(String.valueOf(3L << 30));
     }
 
     /**
