@@ -12,7 +12,7 @@ import java.util.Objects;
 public record EntryRef(String key, Scope scope) implements Comparable<EntryRef> {
 
     private static final Comparator<EntryRef> ORDER =
-            Comparator.comparing(EntryRef::key, dev.forge.memory.spi.Keys::compareKeys).thenComparing(EntryRef::scope);
+            Comparator.comparing(EntryRef::key, dev.forge.memory.Keys::compareKeys).thenComparing(EntryRef::scope);
 
     /** Rejects nulls. */
     public EntryRef {

@@ -140,7 +140,7 @@ public final class KeyPattern {
 
     /** The pattern in quotes for a message, shortened (with its length) where it is long. */
     private static String quoted(String pattern) {
-        String shown = dev.forge.memory.spi.Keys.abbreviate(pattern);
+        String shown = dev.forge.memory.Keys.abbreviate(pattern);
         return shown.length() == pattern.length() ? "'" + pattern + "'" : "'" + shown + "' (" + pattern.length() + " characters)";
     }
 
@@ -268,6 +268,6 @@ public final class KeyPattern {
     /** The text form shortened to 80 characters, for messages; {@link #text()} is the whole of it. */
     @Override
     public String toString() {
-        return dev.forge.memory.spi.Keys.abbreviate(text);
+        return dev.forge.memory.Keys.abbreviate(text);
     }
 }

@@ -11,7 +11,7 @@ import java.util.Objects;
  *
  * <p>Timestamps are kept to the millisecond, so that every backend round-trips them exactly.
  * {@code tags} is ordered and free of duplicates; {@code metadata} is a JSON-compatible, deeply
- * immutable map (see {@link dev.forge.memory.spi.EntryRules#normalizeMetadata}). The constructor checks these
+ * immutable map (see {@link dev.forge.memory.EntryRules#normalizeMetadata}). The constructor checks these
  * structural rules and throws {@link IllegalArgumentException} (or {@link InvalidEntryException} for metadata)
  * when they are broken; a provider rebuilding entries from stored data reports that as a
  * {@link CorruptEntryException}.
@@ -44,7 +44,7 @@ public record MemoryEntry(
         if (new java.util.HashSet<>(tags).size() != tags.size()) {
             throw new IllegalArgumentException("tags of key '" + key + "' contain duplicates: " + tags);
         }
-        metadata = dev.forge.memory.spi.EntryRules.normalizeMetadata(Objects.requireNonNull(metadata, "metadata"), key);
+        metadata = dev.forge.memory.EntryRules.normalizeMetadata(Objects.requireNonNull(metadata, "metadata"), key);
         createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
         updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
         if (version < 1) {

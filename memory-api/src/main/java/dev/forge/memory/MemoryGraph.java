@@ -8,7 +8,7 @@ import java.util.List;
  * <p>Both ends of a relation must exist when it is made; deleting or clearing an entry removes its
  * relations. Relations are seen only when both ends are visible to this provider (its project, its
  * session, global). A relation type is 1 to 64 characters: a letter, then letters, digits or
- * {@code _} ({@link dev.forge.memory.spi.EntryRules#checkRelationType}); types are case-sensitive.
+ * {@code _} ({@link dev.forge.memory.EntryRules#checkRelationType}); types are case-sensitive.
  */
 public interface MemoryGraph {
 

@@ -11,9 +11,9 @@ import java.util.Set;
  *
  * <p>The contract, which the conformance suite checks for every provider:
  * <ul>
- *   <li>Keys follow {@link dev.forge.memory.spi.Keys}: any string of 1 to 512 code points without control
+ *   <li>Keys follow {@link dev.forge.memory.Keys}: any string of 1 to 512 code points without control
  *       characters or unpaired surrogates, stored verbatim. Values, tags and metadata follow
- *       {@link dev.forge.memory.spi.EntryRules} and {@link #limits()}.</li>
+ *       {@link dev.forge.memory.EntryRules} and {@link #limits()}.</li>
  *   <li>A provider is opened for one project and one session. PROJECT entries of other projects and SESSION
  *       entries of other sessions are invisible to it and untouched by it; GLOBAL entries are shared. A session
  *       belongs to its project: the same session id in two projects names two separate sessions.</li>
@@ -49,7 +49,7 @@ public interface MemoryProvider extends AutoCloseable {
      * version instead, and {@code createdAt} is still new.
      *
      * @param tags     tags, ordered
-     * @param metadata JSON-compatible metadata (see {@link dev.forge.memory.spi.EntryRules#normalizeMetadata})
+     * @param metadata JSON-compatible metadata (see {@link dev.forge.memory.EntryRules#normalizeMetadata})
      * @return the entry as stored
      * @throws InvalidKeyException     if the key breaks the key rules
      * @throws ValueTooLargeException  if the value is over {@link Limits#maxValueBytes()}

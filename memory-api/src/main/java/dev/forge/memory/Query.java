@@ -25,7 +25,7 @@ public record Query(KeyPattern pattern, Set<Scope> scopes, Filter filter, Order 
 
     /** The order of query results. */
     public enum Order {
-        /** By key ascending in code point order ({@link dev.forge.memory.spi.Keys#compareKeys}), then scope. */
+        /** By key ascending in code point order ({@link dev.forge.memory.Keys#compareKeys}), then scope. */
         KEY,
         /** By key descending, then scope descending. */
         KEY_DESC,
@@ -35,7 +35,7 @@ public record Query(KeyPattern pattern, Set<Scope> scopes, Filter filter, Order 
         UPDATED_ASC;
 
         private static final Comparator<MemoryEntry> BY_KEY =
-                Comparator.comparing(MemoryEntry::key, dev.forge.memory.spi.Keys::compareKeys).thenComparing(MemoryEntry::scope);
+                Comparator.comparing(MemoryEntry::key, dev.forge.memory.Keys::compareKeys).thenComparing(MemoryEntry::scope);
 
         /** A total order over entries that implements this order, ties broken by key then scope. */
         public Comparator<MemoryEntry> comparator() {

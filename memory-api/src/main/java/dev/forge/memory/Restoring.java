@@ -18,10 +18,10 @@ public interface Restoring {
      * provider without {@link Capability#HISTORY} keeps only the last. Relations of the key stay; a tombstone or
      * older history of the key is replaced. A later {@code set} of the key continues at the last version + 1.
      *
-     * <p>The versions must form a chain (checked by {@link dev.forge.memory.spi.EntryRules#checkChain}): one key and
+     * <p>The versions must form a chain (checked by {@link dev.forge.memory.EntryRules#checkChain}): one key and
      * scope, version numbers strictly increasing (gaps are kept as they are, for histories that went through a
-     * deletion) and at most {@link dev.forge.memory.spi.EntryRules#MAX_VERSION}, times from
-     * {@link dev.forge.memory.spi.EntryRules#EARLIEST} to {@link dev.forge.memory.spi.EntryRules#LATEST},
+     * deletion) and at most {@link dev.forge.memory.EntryRules#MAX_VERSION}, times from
+     * {@link dev.forge.memory.EntryRules#EARLIEST} to {@link dev.forge.memory.EntryRules#LATEST},
      * {@code updatedAt} never decreasing, and each version within the provider's {@link MemoryProvider#limits()}.
      * Restoring the same chain twice leaves the store as after the first time.
      *

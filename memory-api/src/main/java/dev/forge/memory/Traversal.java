@@ -15,10 +15,10 @@ public record Traversal(Set<String> types, Direction direction, int maxDepth) {
     /** The deepest traversal allowed. */
     public static final int MAX_DEPTH = 16;
 
-    /** Checks the values: relation types as {@link dev.forge.memory.spi.EntryRules#checkRelationType}. */
+    /** Checks the values: relation types as {@link dev.forge.memory.EntryRules#checkRelationType}. */
     public Traversal {
         types = Set.copyOf(Objects.requireNonNull(types, "types"));
-        types.forEach(dev.forge.memory.spi.EntryRules::checkRelationType);
+        types.forEach(dev.forge.memory.EntryRules::checkRelationType);
         Objects.requireNonNull(direction, "direction");
         if (maxDepth < 1 || maxDepth > MAX_DEPTH) {
             throw new InvalidRequestException("Traversal depth must be between 1 and " + MAX_DEPTH + ", was " + maxDepth + ".");

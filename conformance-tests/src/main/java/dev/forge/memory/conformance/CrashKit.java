@@ -10,7 +10,7 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.EntryRules;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.HashingEmbeddingModelFactory;
+import dev.forge.memory.support.HashingEmbeddingModelFactory;
 import dev.forge.memory.spi.ProviderConfig;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -7,7 +7,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;

@@ -18,7 +18,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.ValueTooLargeException;
-import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.EntryRules;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.EntryRules;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;
 import dev.forge.memory.transfer.ConflictPolicy;

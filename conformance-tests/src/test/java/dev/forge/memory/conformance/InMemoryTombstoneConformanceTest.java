@@ -1,8 +1,8 @@
 package dev.forge.memory.conformance;
 
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.embedding.EmbeddingModels;
-import dev.forge.memory.embedding.HashingEmbeddingModelFactory;
+import dev.forge.memory.support.EmbeddingModels;
+import dev.forge.memory.support.HashingEmbeddingModelFactory;
 import dev.forge.memory.inmemory.InMemoryMemoryProvider;
 import dev.forge.memory.inmemory.InMemoryStore;
 import dev.forge.memory.spi.ProviderConfig;

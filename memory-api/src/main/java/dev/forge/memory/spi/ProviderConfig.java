@@ -279,9 +279,6 @@ public final class ProviderConfig {
         if (Number.class.isAssignableFrom(target) || target.isPrimitive()) {
             return ": expected a number";
         }
-        if (target == ByteSize.class) {
-            return ": expected a size such as 1048576 or 10MB";
-        }
         return ": expected " + target.getSimpleName();
     }
 

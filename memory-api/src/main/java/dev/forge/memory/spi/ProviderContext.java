@@ -1,5 +1,6 @@
 package dev.forge.memory.spi;
 
+import dev.forge.memory.Keys;
 import dev.forge.memory.MemoryProvider;
 import java.nio.file.Path;
 import java.time.Clock;

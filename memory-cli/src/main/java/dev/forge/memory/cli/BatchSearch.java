@@ -10,7 +10,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.spi.Suggestions;
-import dev.forge.memory.spi.files.LimitedText;
+import dev.forge.memory.support.files.LimitedText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;

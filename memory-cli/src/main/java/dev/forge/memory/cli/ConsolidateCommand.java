@@ -9,7 +9,7 @@ import dev.forge.memory.consolidation.Consolidation;
 import dev.forge.memory.consolidation.ConsolidationReport;
 import dev.forge.memory.consolidation.Consolidator;
 import dev.forge.memory.consolidation.DeterministicConsolidator;
-import dev.forge.memory.consolidation.OpenAiChatConsolidator;
+import dev.forge.memory.openai.OpenAiChatConsolidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -7,7 +7,7 @@ import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.config.Memories;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import dev.forge.memory.spi.ProviderContext;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -6,7 +6,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
-import dev.forge.memory.lifecycle.LayeredKey;
+import dev.forge.memory.support.LayeredKey;
 import dev.forge.memory.lifecycle.PluginMemory;
 import dev.forge.memory.lifecycle.Staleness;
 import dev.forge.memory.lifecycle.StalenessEntry;

@@ -1,8 +1,8 @@
 package dev.forge.memory.cli;
 
 import dev.forge.memory.ValueTooLargeException;
-import dev.forge.memory.spi.Keys;
-import dev.forge.memory.spi.files.LimitedText;
+import dev.forge.memory.Keys;
+import dev.forge.memory.support.files.LimitedText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;

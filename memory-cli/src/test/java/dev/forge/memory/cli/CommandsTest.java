@@ -279,7 +279,7 @@ class CommandsTest {
         assertThat(file.path("description").asText()).contains("JSON file per memory");
         assertThat(file.path("module").asText()).contains("provider-file");
         assertThat(providers.path("providers").get(1).path("module").asText()).contains("provider-hybrid");
-        assertThat(providers.path("providers").get(2).path("module").asText()).contains("memory-api");
+        assertThat(providers.path("providers").get(2).path("module").asText()).contains("memory-runtime");
         assertThat(providers.path("providers").get(3).path("module").asText()).contains("provider-markdown");
         assertThat(providers.path("problems")).isEmpty();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.forge.memory.inmemory.InMemoryMemoryProvider;
 import dev.forge.memory.inmemory.InMemoryStore;
 import dev.forge.memory.spi.MemoryProviderFactory;
 import java.io.ByteArrayOutputStream;
@@ -128,7 +129,7 @@ class PluginTest {
         return buildPluginJar(folder, "echo-plugin.jar", "EchoPluginFactory", FACTORY_SOURCE);
     }
 
-    /** Compiles one factory class of package {@code echo} against memory-api and jars it with its service file. */
+    /** Compiles one factory class of package {@code echo} against memory-api and memory-runtime and jars it with its service file. */
     private Path buildPluginJar(Path folder, String jarName, String className, String source)
             throws IOException, URISyntaxException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
@@ -136,7 +137,10 @@ class PluginTest {
         Path sources = Files.createDirectories(cli.root.resolve("plugin-src/echo"));
         Path sourceFile = Files.writeString(sources.resolve(className + ".java"), source);
         Path classes = Files.createDirectories(cli.root.resolve("plugin-classes"));
-        String api = Path.of(MemoryProviderFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        // the plugin builds on the contract and the runtime's in-memory provider, both of which the host provides
+        String api = Path.of(MemoryProviderFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                + java.io.File.pathSeparator
+                + Path.of(InMemoryMemoryProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
         int status = compiler.run(null, diagnostics, diagnostics, "-classpath", api, "-d", classes.toString(), "--release", "17",
                 "-proc:none", sourceFile.toString());

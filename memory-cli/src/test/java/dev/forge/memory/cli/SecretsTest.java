@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.HashingEmbeddingModelFactory;
+import dev.forge.memory.support.HashingEmbeddingModelFactory;
 import dev.forge.memory.spi.ProviderConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

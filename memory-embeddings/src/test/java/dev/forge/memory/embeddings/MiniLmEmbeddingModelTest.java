@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.embeddings.internal.MiniLmModel;
 import dev.forge.memory.spi.ProviderConfig;
 import java.io.IOException;

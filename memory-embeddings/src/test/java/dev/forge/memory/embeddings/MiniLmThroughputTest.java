@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.spi.ProviderConfig;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package dev.forge.memory.file;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
-import dev.forge.memory.spi.ByteSize;
+import dev.forge.memory.support.ByteSize;
 import java.util.Locale;
 
 /**

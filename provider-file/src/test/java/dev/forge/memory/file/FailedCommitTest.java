@@ -12,7 +12,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.StorageException;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import dev.forge.memory.file.internal.CommitLog;
 import dev.forge.memory.file.internal.Namespace;
 import java.io.IOException;

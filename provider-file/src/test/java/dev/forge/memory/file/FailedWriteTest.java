@@ -17,7 +17,7 @@ import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import dev.forge.memory.file.internal.EntryCodec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -34,7 +34,7 @@ class FileConfigTest {
     void snake_case_keys_bind_with_lower_case_enum_values_and_size_units() {
         FileConfig config = bind(Map.of("base_path", "memory", "compression", "gzip", "max_file_size", "512KB", "fsync", false));
         assertThat(config).isEqualTo(new FileConfig("memory", FileConfig.Compression.GZIP,
-                dev.forge.memory.spi.ByteSize.ofBytes(512 * 1024), false));
+                dev.forge.memory.support.ByteSize.ofBytes(512 * 1024), false));
         assertThat(bind(Map.of("compression", "NONE")).compression()).isEqualTo(FileConfig.Compression.NONE);
     }
 

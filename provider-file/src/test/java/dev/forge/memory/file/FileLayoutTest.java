@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import dev.forge.memory.spi.ProviderRegistry;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.management.ManagementFactory;

@@ -19,7 +19,7 @@ import dev.forge.memory.conformance.ChildJvm;
 import dev.forge.memory.file.internal.CommitLog;
 import dev.forge.memory.file.internal.EntryCodec;
 import dev.forge.memory.file.internal.Namespace;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
 import dev.forge.memory.conformance.ChildJvm;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;

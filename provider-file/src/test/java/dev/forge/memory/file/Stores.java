@@ -1,7 +1,7 @@
 package dev.forge.memory.file;
 
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Set;
 
 import dev.forge.memory.ConfigurationException;
-import dev.forge.memory.spi.TimeSpan;
+import dev.forge.memory.support.TimeSpan;
 
 /**
  * The settings of the {@code graph} provider, bound from its config block with

@@ -32,8 +32,8 @@ import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.graph.internal.Drivers;
 import dev.forge.memory.graph.internal.GraphStore;
 import dev.forge.memory.graph.internal.GraphTransaction;
-import dev.forge.memory.spi.EntryRules;
-import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.EntryRules;
+import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 
@@ -54,7 +54,7 @@ import dev.forge.memory.spi.ProviderContext;
  *       ({@link #restoring()}) replaces the version and tombstone nodes of the key with the versions given and writes the
  *       last one into the {@code :Memory} node, in one write transaction; the node stays, and with it its relations.</li>
  *   <li>A relation is a Neo4j relationship whose type is the relation type (checked by
- *       {@link dev.forge.memory.spi.EntryRules#checkRelationType}, then passed as a Cypher dynamic type
+ *       {@link dev.forge.memory.EntryRules#checkRelationType}, then passed as a Cypher dynamic type
  *       {@code $(...)}), with {@code createdAt}.</li>
  *   <li>Constraint, indexes and the full-text index {@code forge_memory_text} (key, value, tags) are created with
  *       {@code IF NOT EXISTS} when the first provider of a JVM connects.</li>
@@ -74,12 +74,12 @@ import dev.forge.memory.spi.ProviderContext;
  *
  * <h2>Search</h2>
  * Keyword search through the full-text index (Lucene's standard analyser without stop words): terms as
- * {@link dev.forge.memory.spi.KeywordScorer#terms} splits them, each quoted, any matching; a hit's score is Lucene's
+ * {@link dev.forge.memory.support.KeywordScorer#terms} splits them, each quoted, any matching; a hit's score is Lucene's
  * {@code s} mapped to {@code s / (1 + s)}, in (0, 1).
  *
  * <p>Semantic and hybrid search (and {@link Capability#REINDEX}) are offered when the config has an {@code embedding}
  * block naming an {@link EmbeddingModel}. Every live entry then carries the model's vector of its key, tags and value
- * ({@link dev.forge.memory.spi.SemanticScorer#embeddingText}) as {@code embedding_<dimension>}, made before the Neo4j
+ * ({@link dev.forge.memory.support.SemanticScorer#embeddingText}) as {@code embedding_<dimension>}, made before the Neo4j
  * transaction (a transaction's at commit, one model call for all its writes), and the model's fingerprint as
  * {@code embeddingModel}. Each dimension has its own cosine vector index {@code forge_memory_vectors_<dimension>},
  * shared by the stores of the database; semantic search only reads vectors tagged with its model's fingerprint.
@@ -100,7 +100,7 @@ import dev.forge.memory.spi.ProviderContext;
  *
  * <p>A semantic hit's score is the exact cosine similarity of the stored vectors (the index only finds the candidates;
  * hits need a cosine above zero, and {@code threshold} applies to it); hybrid search fuses the full-text ranking with
- * the semantic one by {@link dev.forge.memory.spi.SemanticScorer}'s reciprocal rank fusion, {@code threshold}
+ * the semantic one by {@link dev.forge.memory.support.SemanticScorer}'s reciprocal rank fusion, {@code threshold}
  * applying to the fused score. Without a model, semantic and hybrid search are refused.
  */
 public final class GraphMemoryProvider implements MemoryProvider {

@@ -6,7 +6,7 @@ import java.util.Set;
 import dev.forge.memory.Capability;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.spi.MemoryProviderFactory;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;

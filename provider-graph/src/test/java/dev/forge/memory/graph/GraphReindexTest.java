@@ -41,12 +41,12 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;
 import dev.forge.memory.graph.internal.GraphStore;
-import dev.forge.memory.spi.SemanticScorer;
+import dev.forge.memory.support.SemanticScorer;
 
 /** The model fingerprint recorded with a store, the guard on open, and rebuilding the vectors with another model. */
 class GraphReindexTest {

@@ -1,7 +1,7 @@
 package dev.forge.memory.hybrid;
 
 import dev.forge.memory.ConfigurationException;
-import dev.forge.memory.spi.TimeSpan;
+import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -142,7 +142,7 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
 
     /**
      * HYBRID search: weighted reciprocal rank fusion of the search child's semantic ranking and the storage's keyword
-     * ranking ({@link dev.forge.memory.spi.SemanticScorer#fuse(dev.forge.memory.SearchRequest, java.util.List,
+     * ranking ({@link dev.forge.memory.support.SemanticScorer#fuse(dev.forge.memory.SearchRequest, java.util.List,
      * java.util.List, int, double)}).
      *
      * @param rrfK          the rank constant, at least 1; default 20

@@ -22,7 +22,7 @@ import dev.forge.memory.Transactions;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.inmemory.InMemoryMemoryProvider;
 import dev.forge.memory.inmemory.InMemoryStore;
 import dev.forge.memory.spi.MemoryProviderFactory;

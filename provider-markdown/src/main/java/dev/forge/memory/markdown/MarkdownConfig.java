@@ -3,7 +3,7 @@ package dev.forge.memory.markdown;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
-import dev.forge.memory.spi.ByteSize;
+import dev.forge.memory.support.ByteSize;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

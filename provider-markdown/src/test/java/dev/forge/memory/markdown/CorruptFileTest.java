@@ -12,7 +12,7 @@ import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.spi.ByteSize;
+import dev.forge.memory.support.ByteSize;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -17,7 +17,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.spi.ByteSize;
+import dev.forge.memory.support.ByteSize;
 import dev.forge.memory.spi.ProviderConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;

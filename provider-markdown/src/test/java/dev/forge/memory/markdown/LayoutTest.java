@@ -15,7 +15,7 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.spi.ByteSize;
+import dev.forge.memory.support.ByteSize;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import java.io.IOException;

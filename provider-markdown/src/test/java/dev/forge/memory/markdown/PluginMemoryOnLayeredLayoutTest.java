@@ -2,7 +2,7 @@ package dev.forge.memory.markdown;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.forge.memory.lifecycle.LayeredKey;
+import dev.forge.memory.support.LayeredKey;
 import dev.forge.memory.lifecycle.MemoryDocument;
 import dev.forge.memory.lifecycle.PluginMemory;
 import dev.forge.memory.lifecycle.PruneAction;

@@ -3,7 +3,7 @@ package dev.forge.memory.sqlite;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
-import dev.forge.memory.spi.TimeSpan;
+import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
 import java.util.Locale;
 

@@ -23,8 +23,8 @@ import dev.forge.memory.VersionHistory;
 import dev.forge.memory.sqlite.internal.BufferedTransaction;
 import dev.forge.memory.sqlite.internal.Database;
 import dev.forge.memory.sqlite.internal.SqliteStore;
-import dev.forge.memory.spi.EntryRules;
-import dev.forge.memory.spi.EntryWrite;
+import dev.forge.memory.EntryRules;
+import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -113,7 +113,7 @@ import java.util.Set;
  *
  * <h2>Search</h2>
  * FTS5 with the {@code unicode61} tokenizer (case-insensitive, accents kept), ranked by {@code bm25()}. The query text is
- * split into terms as {@link dev.forge.memory.spi.KeywordScorer#terms} does, each term quoted, any of them matching, so
+ * split into terms as {@link dev.forge.memory.support.KeywordScorer#terms} does, each term quoted, any of them matching, so
  * user text is never FTS syntax. {@code bm25()} is negative, lower is better; a hit's score is
  * {@code -bm25 / (1 - bm25)}, in (0, 1) and in the same order. {@link #searchWithSnippets} adds a snippet to each hit.
  */

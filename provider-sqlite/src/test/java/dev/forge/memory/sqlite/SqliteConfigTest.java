@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.Scope;
 import dev.forge.memory.spi.ProviderConfig;
-import dev.forge.memory.spi.TimeSpan;
+import dev.forge.memory.support.TimeSpan;
 import dev.forge.memory.sqlite.internal.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.forge.memory.vector;
 
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.spi.ProviderConfig;
 
 import java.util.LinkedHashMap;

@@ -3,7 +3,7 @@ package dev.forge.memory.vector;
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.embedding.EmbeddingModelFactory;
-import dev.forge.memory.embedding.HashingEmbeddingModelFactory;
+import dev.forge.memory.support.HashingEmbeddingModelFactory;
 import dev.forge.memory.spi.ProviderConfig;
 
 import java.util.List;

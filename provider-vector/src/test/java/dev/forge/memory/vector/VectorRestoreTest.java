@@ -9,7 +9,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.conformance.ChildJvm;
-import dev.forge.memory.spi.SemanticScorer;
+import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.vector.internal.Documents;
 import dev.forge.memory.vector.internal.EntryCodec;
 import org.apache.lucene.index.DirectoryReader;

@@ -8,7 +8,7 @@ import dev.forge.memory.benchmarks.Measure;
 import dev.forge.memory.benchmarks.markdown.BenchStores;
 import dev.forge.memory.benchmarks.markdown.WriteStore;
 import dev.forge.memory.file.FileMemoryProvider;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

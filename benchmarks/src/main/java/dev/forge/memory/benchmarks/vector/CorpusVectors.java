@@ -1,7 +1,7 @@
 package dev.forge.memory.benchmarks.vector;
 
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModels;
+import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.spi.ProviderConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -186,7 +186,7 @@ public abstract class SpiFuzzContract extends ContractSupport {
 
     private static boolean validKey(String key) {
         try {
-            dev.forge.memory.spi.Keys.validate(key);
+            dev.forge.memory.Keys.validate(key);
             return true;
         } catch (MemoryException e) {
             return false;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.conformance.Reliability;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import java.util.Optional;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package dev.forge.memory.file.internal;
 
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -85,7 +85,7 @@ public final class CommitLog {
      *
      * @param namespace where
      * @param versions  the key's chain, oldest first, at least one, checked by
-     *                  {@link dev.forge.memory.spi.EntryRules#checkChain}
+     *                  {@link dev.forge.memory.EntryRules#checkChain}
      */
     public record Restore(Namespace namespace, List<MemoryEntry> versions) implements Operation {
         /** Rejects nulls, an empty chain and versions of another key or scope than the last. */

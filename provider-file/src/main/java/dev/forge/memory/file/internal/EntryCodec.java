@@ -1,6 +1,6 @@
 package dev.forge.memory.file.internal;
 
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

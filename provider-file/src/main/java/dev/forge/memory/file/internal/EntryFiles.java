@@ -1,11 +1,11 @@
 package dev.forge.memory.file.internal;
 
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
 import dev.forge.memory.ValueTooLargeException;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;

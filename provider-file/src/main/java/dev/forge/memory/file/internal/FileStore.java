@@ -1,8 +1,8 @@
 package dev.forge.memory.file.internal;
 
-import dev.forge.memory.spi.files.StoreLock;
-import dev.forge.memory.spi.files.AtomicFiles;
-import dev.forge.memory.spi.files.Interrupts;
+import dev.forge.memory.support.files.StoreLock;
+import dev.forge.memory.support.files.AtomicFiles;
+import dev.forge.memory.support.files.Interrupts;
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.ConflictException;
 import dev.forge.memory.CorruptEntryException;
@@ -21,9 +21,9 @@ import dev.forge.memory.file.internal.EntryFiles.Loaded;
 import dev.forge.memory.file.internal.Journal.Line;
 import dev.forge.memory.file.internal.RelationFile.Edge;
 import dev.forge.memory.file.internal.RelationFile.Node;
-import dev.forge.memory.spi.EntryWrite;
-import dev.forge.memory.spi.GraphWalker;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.GraphWalker;
+import dev.forge.memory.Keys;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -655,7 +655,7 @@ public final class FileStore {
      * before any file changes, like a transaction commit, so a restore cut off by a crash is completed by the next
      * write or open; a failed one is undone. Restoring what is already stored changes nothing.
      *
-     * @param chain a chain checked by {@link dev.forge.memory.spi.EntryRules#checkChain}
+     * @param chain a chain checked by {@link dev.forge.memory.EntryRules#checkChain}
      * @throws dev.forge.memory.ValueTooLargeException if a version's file would be over {@code max_file_size};
      *                                                 nothing is changed
      */

@@ -1,6 +1,6 @@
 package dev.forge.memory.file.internal;
 
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;

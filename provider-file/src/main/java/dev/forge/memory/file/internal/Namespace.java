@@ -1,7 +1,7 @@
 package dev.forge.memory.file.internal;
 
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -1,11 +1,11 @@
 package dev.forge.memory.file.internal;
 
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.Relation;
-import dev.forge.memory.spi.EntryRules;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.EntryRules;
+import dev.forge.memory.Keys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -13,8 +13,8 @@ import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.EntryWrite;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.Keys;
 
 /**
  * An optimistic transaction: reads see committed data, each key as it was when the transaction first touched it, plus

@@ -3,7 +3,7 @@ package dev.forge.memory.markdown.internal;
 import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.EntryRules;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

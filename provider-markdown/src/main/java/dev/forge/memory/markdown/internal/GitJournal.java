@@ -2,7 +2,7 @@ package dev.forge.memory.markdown.internal;
 
 import dev.forge.memory.markdown.GitChanges;
 import dev.forge.memory.markdown.GitStatus;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,7 +70,7 @@ import org.slf4j.LoggerFactory;
  * <p>A commit holds exactly the paths the write created, rewrote or deleted: edits another tool left uncommitted in
  * other files stay uncommitted (and are reported). It is built from HEAD's tree, not from the index, so that what a
  * person staged is not swept in either; the index is then updated for the committed paths only. Callers hold the
- * directory's {@link dev.forge.memory.spi.files.StoreLock} exclusively, so providers and processes never interleave
+ * directory's {@link dev.forge.memory.support.files.StoreLock} exclusively, so providers and processes never interleave
  * commits; a git command of another tool holding {@code index.lock} or a ref lock is waited for, up to
  * {@link #LOCK_WAIT_MILLIS}.
  *
@@ -89,7 +89,7 @@ final class GitJournal {
     static final String GITIGNORE = Constants.DOT_GIT_IGNORE;
 
     /** The lines the provider puts in {@link #GITIGNORE}: what it keeps in the directory that is no memory, or not kept. */
-    static final List<String> IGNORED = List.of("/" + dev.forge.memory.spi.files.StoreLock.FILE_NAME,
+    static final List<String> IGNORED = List.of("/" + dev.forge.memory.support.files.StoreLock.FILE_NAME,
             "/" + Root.GENERATION_FILE, "/" + MarkdownStore.SESSION_DIRECTORY + "/",
             "/" + MarkdownStore.LAYERED_VERSION_DIRECTORY + "/" + MarkdownStore.SESSION_DIRECTORY + "/",
             AtomicFiles.TEMP_PREFIX + "*");
@@ -454,7 +454,7 @@ final class GitJournal {
     static boolean internal(String path) {
         String name = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         name = name.substring(name.lastIndexOf('/') + 1);
-        return path.equals(dev.forge.memory.spi.files.StoreLock.FILE_NAME) || path.equals(Root.GENERATION_FILE)
+        return path.equals(dev.forge.memory.support.files.StoreLock.FILE_NAME) || path.equals(Root.GENERATION_FILE)
                 || path.startsWith(MarkdownStore.SESSION_DIRECTORY + "/")
                 || path.startsWith(MarkdownStore.LAYERED_VERSION_DIRECTORY + "/" + MarkdownStore.SESSION_DIRECTORY + "/")
                 || name.startsWith(AtomicFiles.TEMP_PREFIX);

@@ -5,7 +5,7 @@ import dev.forge.memory.EntryRef;
 import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.Relation;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.spi.EntryRules;
+import dev.forge.memory.EntryRules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

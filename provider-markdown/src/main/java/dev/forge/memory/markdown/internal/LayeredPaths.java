@@ -1,6 +1,6 @@
 package dev.forge.memory.markdown.internal;
 
-import dev.forge.memory.lifecycle.LayeredKey;
+import dev.forge.memory.support.LayeredKey;
 import java.util.Locale;
 import java.util.Optional;
 

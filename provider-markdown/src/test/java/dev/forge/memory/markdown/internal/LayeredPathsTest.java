@@ -33,10 +33,10 @@ class LayeredPathsTest {
                 "projects/a..b/c", "projects/.hidden/x", "projects/a/.x", "projects/a/x.", "projects/-a/x",
                 "projects/a b/x", "projects/a/b\\c", "projects//x", "/projects/a/b", "projects/a/b/", "projects/a/\u00e9",
                 "projects/a/index", "skills/s/p/lifecycle", "agents/a/quality_guidance", "commands/p/INDEX",
-                "projects/a/" + "x".repeat(dev.forge.memory.lifecycle.LayeredKey.MAX_SEGMENT_LENGTH + 1)))
+                "projects/a/" + "x".repeat(dev.forge.memory.support.LayeredKey.MAX_SEGMENT_LENGTH + 1)))
                 .noneMatch(LayeredPaths::isLayered);
         assertThat(LayeredPaths.documentPath("projects/../../etc/passwd")).isEmpty();
-        assertThat(LayeredPaths.isLayered("projects/a/" + "x".repeat(dev.forge.memory.lifecycle.LayeredKey.MAX_SEGMENT_LENGTH))).isTrue();
+        assertThat(LayeredPaths.isLayered("projects/a/" + "x".repeat(dev.forge.memory.support.LayeredKey.MAX_SEGMENT_LENGTH))).isTrue();
     }
 
     @Test

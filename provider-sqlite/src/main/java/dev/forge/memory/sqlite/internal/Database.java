@@ -3,7 +3,7 @@ package dev.forge.memory.sqlite.internal;
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.MemoryException;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

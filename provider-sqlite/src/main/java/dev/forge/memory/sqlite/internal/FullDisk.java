@@ -1,7 +1,7 @@
 package dev.forge.memory.sqlite.internal;
 
 import dev.forge.memory.StorageException;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

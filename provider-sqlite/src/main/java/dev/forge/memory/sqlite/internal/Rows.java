@@ -11,7 +11,7 @@ import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.Keys;
+import dev.forge.memory.Keys;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -206,7 +206,7 @@ public final class Statements {
 
     /**
      * Keys starting with {@code prefix}: {@code prefix <= key < successor}. SQLite compares text with the BINARY
-     * collation, byte by byte of UTF-8, which is code point order: the order of {@link dev.forge.memory.spi.Keys#compareKeys}.
+     * collation, byte by byte of UTF-8, which is code point order: the order of {@link dev.forge.memory.Keys#compareKeys}.
      */
     private static void keyRange(String prefix, StringBuilder where, List<Object> parameters) {
         where.append(" AND e.key >= ?");

@@ -6,7 +6,7 @@ import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.spi.files.AtomicFiles;
+import dev.forge.memory.support.files.AtomicFiles;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexFormatTooNewException;

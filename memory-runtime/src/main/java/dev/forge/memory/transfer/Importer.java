@@ -1,0 +1,407 @@
+package dev.forge.memory.transfer;
+
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryException;
+import dev.forge.memory.MemoryGraph;
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Restoring;
+import dev.forge.memory.Scope;
+import dev.forge.memory.StorageException;
+import dev.forge.memory.VersionHistory;
+import dev.forge.memory.EntryRules;
+import dev.forge.memory.transfer.internal.FileRecords;
+import dev.forge.memory.transfer.internal.KeyHashes;
+import dev.forge.memory.transfer.internal.ProviderRecords;
+import dev.forge.memory.transfer.internal.RecordSource;
+import dev.forge.memory.transfer.internal.RecordVisitor;
+import dev.forge.memory.transfer.internal.Records;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads the portable format (or a live provider) into a provider, losing nothing the target can hold.
+ *
+ * <p>An import reads its input through twice, by streaming, so memory stays bounded whatever the size: first to check
+ * every record (JSON, header, keys, scopes, chains of versions against the target's limits and the bounds on versions
+ * and times of {@link EntryRules#checkChain}, duplicate keys, relation ends that exist in neither the input nor the
+ * target), then to write. If the check finds a problem, nothing is
+ * written and a {@link TransferFileException} lists each problem with its location, unless
+ * {@linkplain Builder#skipInvalid(boolean) skipInvalid} is set: then the invalid records are skipped and reported in
+ * {@link ImportResult#invalid()}. A backend failure while writing stops the import part way; running it again is
+ * safe: importing the same input twice leaves the target as after the first time.
+ *
+ * <p>Where the target has {@link dev.forge.memory.Capability#RESTORE}, entries keep their versions, timestamps and
+ * (with {@link dev.forge.memory.Capability#HISTORY}) their earlier versions; otherwise they are written with
+ * {@code set} and counted in {@link ImportResult#timestampsNotKept()}. Relations are made where the target has a
+ * graph and counted as dropped where it has none. An existing key is handled by the {@link ConflictPolicy}.
+ */
+public final class Importer {
+
+    private final ConflictPolicy policy;
+    private final boolean skipInvalid;
+    private final TransferProgress progress;
+    private final int pageSize;
+
+    private Importer(Builder builder) {
+        this.policy = builder.policy;
+        this.skipInvalid = builder.skipInvalid;
+        this.progress = builder.progress;
+        this.pageSize = builder.pageSize;
+    }
+
+    /** A builder: {@link ConflictPolicy#OVERWRITE}, stop at the first invalid record, no progress reports. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Imports {@code file}, whose format its name implies ({@link TransferFormat#of(Path)}), into {@code target}. */
+    public ImportResult importFile(Path file, MemoryProvider target) {
+        return importFile(file, TransferFormat.of(file), target);
+    }
+
+    /** Imports {@code file} in {@code format} into {@code target}. */
+    public ImportResult importFile(Path file, TransferFormat format, MemoryProvider target) {
+        return run(new FileRecords(file, format), target);
+    }
+
+    /**
+     * Imports a stream (standard input, say) in {@code format}: it is copied to a temporary file first, since an import
+     * reads its input twice. The stream is read to its end and not closed.
+     */
+    public ImportResult importStream(InputStream in, TransferFormat format, MemoryProvider target) {
+        Path spool = null;
+        try {
+            spool = Files.createTempFile("forge-memory-import", format == TransferFormat.JSONL ? ".jsonl" : ".json");
+            Files.copy(in, spool, StandardCopyOption.REPLACE_EXISTING);
+            return run(new FileRecords(spool, format, "the input stream"), target);
+        } catch (IOException e) {
+            throw new StorageException("Cannot buffer the import stream in a temporary file: " + e.getMessage(), e);
+        } finally {
+            if (spool != null) {
+                try {
+                    Files.deleteIfExists(spool);
+                } catch (IOException ignored) {
+                    // A temporary file left behind is harmless.
+                }
+            }
+        }
+    }
+
+    /**
+     * Copies every entry (with its history) and relation of {@code scopes} of {@code source} into {@code target}
+     * directly, as an export followed by an import would, with the same checks and report.
+     */
+    public ImportResult migrate(MemoryProvider source, Set<Scope> scopes, MemoryProvider target) {
+        Objects.requireNonNull(source, "source");
+        if (source == target) {
+            throw new dev.forge.memory.InvalidRequestException("A migration needs two different providers.");
+        }
+        return run(new ProviderRecords(source, scopes.isEmpty() ? EnumSet.allOf(Scope.class) : scopes, pageSize), target);
+    }
+
+    private ImportResult run(RecordSource source, MemoryProvider target) {
+        Objects.requireNonNull(target, "target");
+        long started = System.nanoTime();
+        Check check = new Check(target);
+        source.read(check);
+        check.confirm(source);
+        if (!check.problems.isEmpty() && !skipInvalid) {
+            List<TransferProblem> listed = check.listed();
+            throw new TransferFileException("Cannot import " + source.describe() + ": " + check.problemCount + " invalid record(s), first "
+                    + listed.get(0) + ". Nothing was imported; fix the input, or skip invalid records and import the rest"
+                    + " (--skip-invalid).", listed);
+        }
+        Write write = new Write(target, check.skip, check.records);
+        progress.update("import", 0, check.records);
+        // Entries first, then relations, whatever order the input has them in: a relation needs both its ends.
+        source.read(write);
+        if (check.relations > 0) {
+            write.relationsPass = true;
+            source.read(write);
+        }
+        progress.update("import", check.records, check.records);
+        return new ImportResult(target.name(), write.created, write.overwritten, write.unchanged, write.skipped,
+                write.historyWritten, write.historyDropped, write.notRestored, write.relationsWritten,
+                write.relationsDropped, check.listed(), check.problemCount, Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /** The first pass: checks every record, remembering fingerprints instead of keys. */
+    private final class Check implements RecordVisitor {
+        private final MemoryProvider target;
+        private final KeyHashes entries = new KeyHashes();
+        private final List<long[]> relationEnds = new ArrayList<>();
+        // The earliest problems in input order: later finds (duplicates, relation ends) may come before earlier ones.
+        private final java.util.TreeMap<Long, TransferProblem> problems = new java.util.TreeMap<>();
+        private final BitSet skip = new BitSet();
+        private long problemCount;
+        private long records;
+        private long relations;
+
+        Check(MemoryProvider target) {
+            this.target = target;
+        }
+
+        @Override
+        public void entry(long ordinal, String location, Records.Entry entry) {
+            count();
+            try {
+                EntryRules.checkChain(entry.chain(), target.limits());
+            } catch (MemoryException e) {
+                problem(ordinal, location, e.getMessage());
+                return;
+            }
+            entries.add(KeyHashes.of(entry.current().ref()));
+        }
+
+        @Override
+        public void relation(long ordinal, String location, Records.Relation relation) {
+            count();
+            relations++;
+            relationEnds.add(new long[] {KeyHashes.of(relation.from()), KeyHashes.of(relation.to()), ordinal});
+        }
+
+        @Override
+        public void invalid(long ordinal, String location, String message) {
+            count();
+            problem(ordinal, location, message);
+        }
+
+        private void count() {
+            records++;
+            if (records % 1000 == 0) {
+                progress.update("check", records, -1);
+            }
+        }
+
+        void problem(long ordinal, String location, String message) {
+            problemCount++;
+            skip.set(Math.toIntExact(ordinal));
+            problems.put(ordinal, new TransferProblem(location, message));
+            if (problems.size() > TransferProblem.MAX_LISTED) {
+                problems.pollLastEntry();
+            }
+        }
+
+        List<TransferProblem> listed() {
+            return List.copyOf(problems.values());
+        }
+
+        /** Confirms fingerprint hints on the real keys: duplicate keys, and relation ends missing from the input. */
+        void confirm(RecordSource source) {
+            KeyHashes repeated = entries.repeated();
+            BitSet unresolved = new BitSet();
+            for (long[] ends : relationEnds) {
+                if (!entries.contains(ends[0]) || !entries.contains(ends[1])) {
+                    unresolved.set(Math.toIntExact(ends[2]));
+                }
+            }
+            relationEnds.clear();
+            if (repeated.size() == 0 && unresolved.isEmpty()) {
+                progress.update("check", records, records);
+                return;
+            }
+            Map<EntryRef, String> firstSeen = new HashMap<>();
+            source.read(new RecordVisitor() {
+                @Override
+                public void entry(long ordinal, String location, Records.Entry entry) {
+                    EntryRef ref = entry.current().ref();
+                    if (skip.get(Math.toIntExact(ordinal)) || !repeated.contains(KeyHashes.of(ref))) {
+                        return;
+                    }
+                    String first = firstSeen.putIfAbsent(ref, location);
+                    if (first != null) {
+                        problem(ordinal, location, "duplicate key '" + ref.key() + "' in scope " + ref.scope().id()
+                                + ": it is already at " + first);
+                    }
+                }
+
+                @Override
+                public void relation(long ordinal, String location, Records.Relation relation) {
+                    if (!unresolved.get(Math.toIntExact(ordinal))) {
+                        return;
+                    }
+                    for (EntryRef end : List.of(relation.from(), relation.to())) {
+                        if (!entries.contains(KeyHashes.of(end)) && target.get(end.key(), end.scope()).isEmpty()) {
+                            problem(ordinal, location, "relation " + relation.type() + " names " + end.scope().id() + ":"
+                                    + end.key() + ", which is neither in the input nor in the target");
+                            return;
+                        }
+                    }
+                }
+
+                @Override
+                public void invalid(long ordinal, String location, String message) {
+                    // Counted by the first pass.
+                }
+            });
+            progress.update("check", records, records);
+        }
+    }
+
+    /** The second pass: writes every record the check accepted. */
+    private final class Write implements RecordVisitor {
+        private final MemoryProvider target;
+        private final BitSet skip;
+        private final long total;
+        private final Optional<Restoring> restoring;
+        private final Optional<VersionHistory> history;
+        private final Optional<MemoryGraph> graph;
+        long created;
+        long overwritten;
+        long unchanged;
+        long skipped;
+        long historyWritten;
+        long historyDropped;
+        long notRestored;
+        long relationsWritten;
+        long relationsDropped;
+        /** False while entries are written, true while relations are: two reads, so relations find their ends. */
+        boolean relationsPass;
+        private long done;
+
+        Write(MemoryProvider target, BitSet skip, long total) {
+            this.target = target;
+            this.skip = skip;
+            this.total = total;
+            this.restoring = target.restoring();
+            this.history = target.history();
+            this.graph = target.graph();
+        }
+
+        @Override
+        public void entry(long ordinal, String location, Records.Entry entry) {
+            if (relationsPass) {
+                return;
+            }
+            tick();
+            if (skip.get(Math.toIntExact(ordinal))) {
+                return;
+            }
+            MemoryEntry current = entry.current();
+            Optional<MemoryEntry> existing = target.get(current.key(), current.scope());
+            if (existing.isPresent() && (policy == ConflictPolicy.SKIP
+                    || policy == ConflictPolicy.NEWER && !current.updatedAt().isAfter(existing.get().updatedAt()))) {
+                skipped++;
+                return;
+            }
+            if (restoring.isPresent()) {
+                List<MemoryEntry> chain = history.isPresent() ? entry.chain() : List.of(current);
+                if (history.isEmpty()) {
+                    historyDropped += entry.history().size();
+                }
+                if (existing.isPresent() && existing.get().equals(current)
+                        && (history.isEmpty() || history.get().versions(current.key(), current.scope()).equals(chain))) {
+                    unchanged++;
+                    return;
+                }
+                restoring.get().restore(chain);
+                if (history.isPresent()) {
+                    historyWritten += entry.history().size();
+                }
+            } else {
+                historyDropped += entry.history().size();
+                if (existing.isPresent() && existing.get().sameContentAs(current)) {
+                    unchanged++;
+                    return;
+                }
+                target.set(current.key(), current.value(), current.scope(), current.tags(), current.metadata());
+                notRestored++;
+            }
+            if (existing.isPresent()) {
+                overwritten++;
+            } else {
+                created++;
+            }
+        }
+
+        @Override
+        public void relation(long ordinal, String location, Records.Relation relation) {
+            if (!relationsPass) {
+                return;
+            }
+            tick();
+            if (skip.get(Math.toIntExact(ordinal))) {
+                return;
+            }
+            if (graph.isEmpty()) {
+                relationsDropped++;
+                return;
+            }
+            graph.get().relate(relation.from(), relation.to(), relation.type());
+            relationsWritten++;
+        }
+
+        @Override
+        public void invalid(long ordinal, String location, String message) {
+            if (!relationsPass) {
+                tick();
+            }
+        }
+
+        private void tick() {
+            done++;
+            if (done % 1000 == 0) {
+                progress.update("import", done, total);
+            }
+        }
+    }
+
+    /** Builds an {@link Importer}. */
+    public static final class Builder {
+        private ConflictPolicy policy = ConflictPolicy.OVERWRITE;
+        private boolean skipInvalid;
+        private TransferProgress progress = TransferProgress.NONE;
+        private int pageSize = 2000;
+
+        private Builder() {
+        }
+
+        /** What to do with keys the target already holds. */
+        public Builder conflictPolicy(ConflictPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** Whether to skip invalid records (and report each) instead of importing nothing. */
+        public Builder skipInvalid(boolean skipInvalid) {
+            this.skipInvalid = skipInvalid;
+            return this;
+        }
+
+        /** Where progress is reported. */
+        public Builder progress(TransferProgress progress) {
+            this.progress = Objects.requireNonNull(progress, "progress");
+            return this;
+        }
+
+        /** How many entries one query of a migration's source reads; at least 1. */
+        public Builder pageSize(int pageSize) {
+            if (pageSize < 1) {
+                throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+            }
+            this.pageSize = pageSize;
+            return this;
+        }
+
+        /** The importer. */
+        public Importer build() {
+            return new Importer(this);
+        }
+    }
+}

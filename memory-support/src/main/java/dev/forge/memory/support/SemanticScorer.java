@@ -1,0 +1,165 @@
+package dev.forge.memory.support;
+
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.Hit;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import dev.forge.memory.embedding.EmbeddingModel;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Semantic and hybrid ranking for providers that hold their candidates in memory and have an
+ * {@link EmbeddingModel}: brute-force cosine similarity, and reciprocal rank fusion with {@link KeywordScorer}.
+ *
+ * <ul>
+ *   <li>SEMANTIC: the score is the cosine similarity of the query's vector and the entry's (unit vectors, so the
+ *       dot product); entries with a similarity of zero or less are no hits. {@code threshold} applies to it.</li>
+ *   <li>HYBRID: each entry's reciprocal ranks in the keyword and the semantic ranking are summed
+ *       ({@code 1 / (k + rank)}, ranks from 1, {@code k} = {@value #RRF_K}) and divided by the best possible sum,
+ *       so the score lies in (0, 1] and an entry first in both rankings scores 1. {@code threshold} applies to that
+ *       fused score. Both rankings see the request's scopes and filter and no limit.</li>
+ * </ul>
+ * Ties go by key, then scope, as in keyword search.
+ */
+public final class SemanticScorer {
+
+    /** The {@code k} of reciprocal rank fusion: the usual 60, which keeps a single first place from dominating. */
+    public static final int RRF_K = 60;
+
+    private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
+            .thenComparing(h -> h.entry().ref());
+
+    private SemanticScorer() {
+    }
+
+    /** The dot product of two vectors of one length. */
+    public static double dot(float[] a, float[] b) {
+        if (a.length != b.length) {
+            throw new IllegalArgumentException("vectors of " + a.length + " and " + b.length + " components");
+        }
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += a[i] * b[i];
+        }
+        return sum;
+    }
+
+    /**
+     * Ranks candidates for a SEMANTIC or HYBRID request.
+     *
+     * @param vectors the vector of a candidate, made by {@code model} (a provider keeps them, so that they are not
+     *                computed again for every search)
+     */
+    public static List<Hit> rank(SearchRequest request, List<MemoryEntry> candidates, EmbeddingModel model,
+            Function<MemoryEntry, float[]> vectors) {
+        if (request.mode() == SearchMode.KEYWORD) {
+            return KeywordScorer.rank(request, candidates);
+        }
+        List<Hit> semantic = semantic(request, candidates, model, vectors);
+        if (request.mode() == SearchMode.SEMANTIC) {
+            return cut(semantic.stream().filter(h -> h.score() >= request.threshold()).toList(), request.limit());
+        }
+        SearchRequest unlimited = new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
+                SearchRequest.MAX_LIMIT, 0.0, request.filter());
+        List<Hit> keyword = KeywordScorer.rank(unlimited, candidates);
+        return fuse(request, keyword, semantic);
+    }
+
+    /**
+     * Fuses a keyword and a semantic ranking (each best first, computed with the request's scopes and filter and no
+     * limit) by reciprocal rank fusion, as HYBRID search does: scores scaled into (0, 1], the request's threshold and
+     * limit applied, ties by key then scope. Entries are matched by their {@link dev.forge.memory.EntryRef}; the first
+     * ranking's entry object is kept.
+     */
+    public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic) {
+        return fuse(request, keyword, semantic, RRF_K);
+    }
+
+    /**
+     * {@link #fuse(SearchRequest, List, List)} with another rank constant {@code k} (60 by default): each entry scores
+     * {@code sum 1 / (k + rank)} over the rankings it appears in (ranks from 1), divided by {@code 2 / (k + 1)} so
+     * that first place in both rankings scores 1. A smaller {@code k} weighs the top ranks more.
+     *
+     * @throws IllegalArgumentException if {@code k} is below 1
+     */
+    public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic, int k) {
+        return fuse(request, keyword, semantic, k, 1.0);
+    }
+
+    /**
+     * Weighted reciprocal rank fusion: as {@link #fuse(SearchRequest, List, List, int)}, but the keyword ranking's
+     * terms are multiplied by {@code keywordWeight} (the semantic ranking's weight is 1), and the sum is divided by
+     * {@code (keywordWeight + 1) / (k + 1)}, so first place in both rankings still scores 1. A weight below 1 lets
+     * keyword matches reorder and confirm semantic hits, while an entry found by keyword alone needs a high keyword
+     * rank to enter: useful with a strong embedding model, whose ranking of natural-language questions is usually
+     * better than BM25's.
+     *
+     * @param keywordWeight in (0, 1]; 1 is plain reciprocal rank fusion
+     * @throws IllegalArgumentException if {@code k} is below 1 or the weight is outside (0, 1]
+     */
+    public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic, int k,
+            double keywordWeight) {
+        if (k < 1) {
+            throw new IllegalArgumentException("the rank constant k must be at least 1, was " + k);
+        }
+        if (!(keywordWeight > 0 && keywordWeight <= 1)) {
+            throw new IllegalArgumentException("the keyword weight must be in (0, 1], was " + keywordWeight);
+        }
+        Map<EntryRef, MemoryEntry> entries = new LinkedHashMap<>();
+        Map<EntryRef, Double> sums = new HashMap<>();
+        addRanks(keyword, keywordWeight, k, entries, sums);
+        addRanks(semantic, 1.0, k, entries, sums);
+        double best = (keywordWeight + 1.0) / (k + 1);
+        List<Hit> hits = new ArrayList<>();
+        entries.forEach((ref, entry) -> {
+            double score = Math.min(1.0, sums.get(ref) / best);
+            if (score >= request.threshold()) {
+                hits.add(new Hit(entry, score));
+            }
+        });
+        hits.sort(RANKING);
+        return cut(hits, request.limit());
+    }
+
+    private static void addRanks(List<Hit> ranking, double weight, int k, Map<EntryRef, MemoryEntry> entries,
+            Map<EntryRef, Double> sums) {
+        for (int i = 0; i < ranking.size(); i++) {
+            MemoryEntry entry = ranking.get(i).entry();
+            entries.putIfAbsent(entry.ref(), entry);
+            sums.merge(entry.ref(), weight / (k + i + 1), Double::sum);
+        }
+    }
+
+    private static List<Hit> semantic(SearchRequest request, List<MemoryEntry> candidates, EmbeddingModel model,
+            Function<MemoryEntry, float[]> vectors) {
+        float[] query = model.embed(request.text());
+        List<Hit> hits = new ArrayList<>();
+        for (MemoryEntry entry : candidates) {
+            if (!request.scopes().contains(entry.scope()) || !request.filter().matches(entry)) {
+                continue;
+            }
+            double similarity = dot(query, vectors.apply(entry));
+            if (similarity > 0) {
+                hits.add(new Hit(entry, Math.min(1.0, similarity)));
+            }
+        }
+        hits.sort(RANKING);
+        return hits;
+    }
+
+    private static List<Hit> cut(List<Hit> hits, int limit) {
+        return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : List.copyOf(hits);
+    }
+
+    /** The text of an entry that its vector is made from: key, tags and value, so all three can be found. */
+    public static String embeddingText(MemoryEntry entry) {
+        return entry.key() + "\n" + String.join(" ", entry.tags()) + "\n" + entry.value();
+    }
+}

@@ -1,0 +1,111 @@
+package dev.forge.memory.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.forge.memory.Hit;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.Scope;
+import dev.forge.memory.SearchMode;
+import dev.forge.memory.SearchRequest;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Reciprocal rank fusion: scaling, threshold, limit, ties, and the rank constant. */
+class SemanticScorerFuseTest {
+
+    private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static Hit hit(String key, double score) {
+        return new Hit(new MemoryEntry(key, "v", Scope.PROJECT, List.of(), Map.of(), T, T, 1), score);
+    }
+
+    private static SearchRequest request(int limit, double threshold) {
+        return SearchRequest.builder("q").mode(SearchMode.HYBRID).limit(limit).threshold(threshold).build();
+    }
+
+    private static List<String> keys(List<Hit> hits) {
+        return hits.stream().map(h -> h.entry().key()).toList();
+    }
+
+    @Test
+    void first_in_both_rankings_scores_one_and_the_rest_less() {
+        List<Hit> fused = SemanticScorer.fuse(request(10, 0), List.of(hit("a", 0.9), hit("b", 0.5)),
+                List.of(hit("a", 0.8), hit("c", 0.7)));
+        assertThat(keys(fused)).containsExactly("a", "b", "c");
+        assertThat(fused.get(0).score()).isEqualTo(1.0);
+        assertThat(fused.get(1).score()).isLessThan(1.0).isPositive();
+        // b and c both hold rank 2 in one ranking: equal scores, ordered by key.
+        assertThat(fused.get(1).score()).isEqualTo(fused.get(2).score());
+    }
+
+    @Test
+    void the_default_rank_constant_is_60() {
+        List<Hit> keyword = List.of(hit("a", 1), hit("b", 1), hit("c", 1));
+        List<Hit> semantic = List.of(hit("c", 1), hit("d", 1));
+        assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic))
+                .isEqualTo(SemanticScorer.fuse(request(10, 0), keyword, semantic, SemanticScorer.RRF_K));
+    }
+
+    @Test
+    void a_smaller_rank_constant_weighs_top_ranks_more() {
+        // "top" is first in one ranking only; "both" is fourth in both rankings.
+        List<Hit> keyword = List.of(hit("top", 1), hit("w", 1), hit("x", 1), hit("both", 1));
+        List<Hit> semantic = List.of(hit("y", 1), hit("z", 1), hit("v", 1), hit("both", 1));
+        assertThat(keys(SemanticScorer.fuse(request(10, 0), keyword, semantic, 60)).indexOf("both"))
+                .isLessThan(keys(SemanticScorer.fuse(request(10, 0), keyword, semantic, 60)).indexOf("top"));
+        assertThat(keys(SemanticScorer.fuse(request(10, 0), keyword, semantic, 1)).indexOf("top"))
+                .isLessThan(keys(SemanticScorer.fuse(request(10, 0), keyword, semantic, 1)).indexOf("both"));
+    }
+
+    @Test
+    void threshold_and_limit_apply_to_fused_scores() {
+        List<Hit> keyword = List.of(hit("a", 1), hit("b", 1), hit("c", 1));
+        List<Hit> semantic = List.of(hit("a", 1));
+        assertThat(keys(SemanticScorer.fuse(request(2, 0), keyword, semantic))).containsExactly("a", "b");
+        assertThat(keys(SemanticScorer.fuse(request(10, 0.99), keyword, semantic))).containsExactly("a");
+    }
+
+    @Test
+    void a_rank_constant_below_one_is_refused() {
+        assertThatThrownBy(() -> SemanticScorer.fuse(request(10, 0), List.of(), List.of(), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
+    }
+
+    @Test
+    void equal_weights_are_plain_reciprocal_rank_fusion() {
+        List<Hit> keyword = List.of(hit("a", 0.9), hit("b", 0.5));
+        List<Hit> semantic = List.of(hit("b", 0.8), hit("c", 0.7), hit("a", 0.1));
+        assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic, 20, 1.0))
+                .isEqualTo(SemanticScorer.fuse(request(10, 0), keyword, semantic, 20));
+    }
+
+    @Test
+    void a_lighter_keyword_ranking_cannot_push_semantic_hits_out_alone() {
+        // "noise" is first by keyword only; "s1".."s3" are the semantic top three.
+        List<Hit> keyword = List.of(hit("noise", 0.9));
+        List<Hit> semantic = List.of(hit("s1", 0.9), hit("s2", 0.8), hit("s3", 0.7));
+        assertThat(keys(SemanticScorer.fuse(request(3, 0), keyword, semantic, 10, 1.0))).contains("noise");
+        assertThat(keys(SemanticScorer.fuse(request(3, 0), keyword, semantic, 10, 0.25)))
+                .containsExactly("s1", "s2", "s3");
+    }
+
+    @Test
+    void first_in_both_rankings_scores_one_whatever_the_weight() {
+        List<Hit> fused = SemanticScorer.fuse(request(10, 0), List.of(hit("a", 0.9), hit("b", 0.2)),
+                List.of(hit("a", 0.9), hit("c", 0.5)), 20, 0.25);
+        assertThat(fused.get(0).entry().key()).isEqualTo("a");
+        assertThat(fused.get(0).score()).isEqualTo(1.0);
+        assertThat(fused).allSatisfy(h -> assertThat(h.score()).isPositive().isLessThanOrEqualTo(1.0));
+    }
+
+    @Test
+    void a_keyword_weight_outside_zero_to_one_is_refused() {
+        for (double weight : new double[] {0.0, -0.5, 1.5, Double.NaN}) {
+            assertThatThrownBy(() -> SemanticScorer.fuse(request(10, 0), List.of(), List.of(), 60, weight))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyword weight");
+        }
+    }
+}
