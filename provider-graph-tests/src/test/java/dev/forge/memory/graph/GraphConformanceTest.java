@@ -26,6 +26,6 @@ class GraphConformanceTest extends MemoryProviderConformance {
         TestNeo4j.Server server = TestNeo4j.server();
         String store = UUID.nameUUIDFromBytes(context.baseDirectory().toString().getBytes(StandardCharsets.UTF_8)).toString();
         return Map.of("url", server.uri().toString(), "username", server.username(), "password", server.password(),
-                "store", store, "embedding", Map.of("model", "hashing"));
+                "store", store, "embedding", Map.of("model", "hashing"), "query_timeout", TestNeo4j.QUERY_TIMEOUT);
     }
 }
