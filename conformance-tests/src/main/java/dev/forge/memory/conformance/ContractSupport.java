@@ -2,6 +2,7 @@ package dev.forge.memory.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -65,6 +67,8 @@ public abstract class ContractSupport {
 
     private final List<MemoryProvider> opened = new ArrayList<>();
 
+    private final Map<Capability, Optional<String>> claimMismatches = new ConcurrentHashMap<>();
+
     /** Opens the provider under test on the store of {@code context.baseDirectory()}. */
     protected abstract MemoryProvider openProvider(ProviderContext context);
 
@@ -79,12 +83,38 @@ public abstract class ContractSupport {
         for (RequiresCapability requirement : required) {
             assumeTrue(provider.capabilities().contains(requirement.value()),
                     "provider '" + provider.name() + "' does not report " + requirement.value());
+            assumeClaimHolds(requirement.value());
         }
         LacksCapability lacking = method.map(m -> m.getAnnotation(LacksCapability.class)).orElse(null);
         if (lacking != null) {
             assumeFalse(provider.capabilities().contains(lacking.value()),
                     "provider '" + provider.name() + "' has " + lacking.value() + ", so it cannot be refused");
+            assumeClaimHolds(lacking.value());
         }
+    }
+
+    /**
+     * Skips the test, naming the failing check, when the provider's claim of {@code capability} disagrees with what
+     * it does: the Capabilities contract reports a wrong claim once, and the tests built on the claim do not
+     * cascade into failures of their own.
+     */
+    private void assumeClaimHolds(Capability capability) {
+        claimMismatch(capability).ifPresent(mismatch -> abort(CapabilityClaim.skipReason(mismatch, capability)));
+    }
+
+    /**
+     * Skips the test, naming the failing Capabilities check, unless the provider does what it reports for each of
+     * {@code capabilities}: for a contract whose every test takes branches on these claims, as export and import do.
+     */
+    protected void assumeClaimsHold(Capability... capabilities) {
+        for (Capability capability : capabilities) {
+            assumeClaimHolds(capability);
+        }
+    }
+
+    /** The provider under test's claim checked once per test: a search probe must not run in every loop of a test. */
+    private Optional<String> claimMismatch(Capability capability) {
+        return claimMismatches.computeIfAbsent(capability, c -> CapabilityClaim.mismatch(provider, c));
     }
 
     @AfterEach
@@ -134,8 +164,13 @@ public abstract class ContractSupport {
         return provider;
     }
 
-    /** Whether the provider under test reports {@code capability}. */
+    /**
+     * Whether the provider under test reports {@code capability}, for a test that takes a branch on it. When the
+     * claim disagrees with what the provider does, the test is skipped instead, naming the Capabilities check that
+     * fails for it.
+     */
     protected boolean has(Capability capability) {
+        assumeClaimHolds(capability);
         return provider.capabilities().contains(capability);
     }
 
@@ -203,13 +238,17 @@ public abstract class ContractSupport {
 
     /**
      * Asserts that {@code call} is refused with {@link UnsupportedCapabilityException} for {@code capability},
-     * naming the provider under test and the capability in the exception and its message.
+     * naming the provider under test and the capability in the exception and its message. {@code operation} names
+     * the call in the failure message (for example {@code "requireGraph()"}), so that a failure says which
+     * operation broke the rule, not only a line number.
      */
-    protected void assertRefused(ThrowingCallable call, Capability capability) {
-        assertThatThrownBy(call).isInstanceOfSatisfying(UnsupportedCapabilityException.class, e -> {
-            assertThat(e.capability()).isEqualTo(capability);
-            assertThat(e.provider()).isEqualTo(provider.name());
-            assertThat(e.getMessage()).contains(provider.name()).contains(capability.name());
+    protected void assertRefused(String operation, ThrowingCallable call, Capability capability) {
+        String rule = operation + " on provider '" + provider.name() + "', which does not report " + capability
+                + ", must throw UnsupportedCapabilityException naming the provider and " + capability;
+        assertThatThrownBy(call).as(rule).isInstanceOfSatisfying(UnsupportedCapabilityException.class, e -> {
+            assertThat(e.capability()).as(rule + ": its capability()").isEqualTo(capability);
+            assertThat(e.provider()).as(rule + ": its provider()").isEqualTo(provider.name());
+            assertThat(e.getMessage()).as(rule + ": its message").contains(provider.name()).contains(capability.name());
         });
     }
 }

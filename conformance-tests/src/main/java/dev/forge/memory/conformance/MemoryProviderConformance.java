@@ -18,9 +18,29 @@ import org.junit.jupiter.api.Nested;
  * }</pre>
  *
  * <p>Each contract runs as a nested group. Tests of a capability the provider does not report are skipped
- * with the reason; for each missing capability, other tests check it is refused cleanly.
+ * with the reason; for each missing capability, other tests check it is refused cleanly. A capability the provider
+ * reports wrongly fails once, in the {@code Capabilities} group; the tests that depend on it are skipped naming that
+ * check.
+ *
+ * <p>The suite runs on the JUnit Platform: with Maven, use maven-surefire-plugin 3.x (or 2.22.x). An older Surefire
+ * runs none of it and would report success; see {@link #testRunsOnTheJUnitPlatform()}.
  */
 public abstract class MemoryProviderConformance {
+
+    /**
+     * Not a test on the JUnit Platform, which ignores it. A runner that does not know JUnit 5, such as Surefire before
+     * 2.22 (its plain-class provider runs every public {@code test*()} method of a public class with a public
+     * constructor), would run none of the suite and report success; it calls this method instead, which fails the
+     * build with the fix.
+     *
+     * @throws AssertionError always: this method only runs under a runner that cannot run the suite
+     */
+    public void testRunsOnTheJUnitPlatform() {
+        throw new AssertionError("The forge-memory conformance suite is JUnit 5 (JUnit Platform) tests, and this"
+                + " test runner cannot run them: it called " + getClass().getName() + ".testRunsOnTheJUnitPlatform()"
+                + " as a plain test method, so none of the suite ran. Use maven-surefire-plugin 3.x (or 2.22.x; no extra"
+                + " provider needed), or Gradle's useJUnitPlatform(). See docs/writing-a-provider.md.");
+    }
 
     /**
      * Opens the provider under test on the store that belongs to {@code context.baseDirectory()}: the same

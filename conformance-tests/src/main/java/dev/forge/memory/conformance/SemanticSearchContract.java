@@ -158,7 +158,7 @@ public abstract class SemanticSearchContract extends ContractSupport {
     void semantic_search_is_refused_naming_provider_and_capability_and_changes_nothing() {
         List<MemoryEntry> before = seedTopics();
         SearchRequest request = SearchRequest.builder(FINANCE).mode(SearchMode.SEMANTIC).build();
-        assertRefused(() -> provider.search(request), Capability.SEMANTIC_SEARCH);
+        assertRefused("search(SEMANTIC)", () -> provider.search(request), Capability.SEMANTIC_SEARCH);
         assertUnchanged(before);
     }
 
@@ -167,7 +167,7 @@ public abstract class SemanticSearchContract extends ContractSupport {
     void hybrid_search_is_refused_naming_provider_and_capability_and_changes_nothing() {
         List<MemoryEntry> before = seedTopics();
         SearchRequest request = SearchRequest.builder(FINANCE).mode(SearchMode.HYBRID).scopes(Scope.PROJECT).limit(3).build();
-        assertRefused(() -> provider.search(request), Capability.SEMANTIC_SEARCH);
+        assertRefused("search(HYBRID)", () -> provider.search(request), Capability.SEMANTIC_SEARCH);
         assertUnchanged(before);
     }
 
@@ -175,7 +175,7 @@ public abstract class SemanticSearchContract extends ContractSupport {
     @LacksCapability(Capability.KEYWORD_SEARCH)
     void keyword_search_is_refused_naming_provider_and_capability_and_changes_nothing() {
         List<MemoryEntry> before = seedTopics();
-        assertRefused(() -> provider.search(SearchRequest.keyword("revenue")), Capability.KEYWORD_SEARCH);
+        assertRefused("search(KEYWORD)", () -> provider.search(SearchRequest.keyword("revenue")), Capability.KEYWORD_SEARCH);
         assertUnchanged(before);
     }
 

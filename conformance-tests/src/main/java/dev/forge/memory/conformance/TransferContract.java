@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.forge.memory.Capability;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +34,12 @@ import org.junit.jupiter.api.Test;
 public abstract class TransferContract extends ContractSupport {
 
     private int stores;
+
+    /** Export and import take branches on these claims, for the source and for the fresh target alike. */
+    @BeforeEach
+    void transferReliesOnTheFacetClaims() {
+        assumeClaimsHold(Capability.GRAPH, Capability.HISTORY, Capability.RESTORE);
+    }
 
     /** A fresh, empty store of the provider under test, in a directory of its own, for the same project and session. */
     protected MemoryProvider freshStore() throws IOException {

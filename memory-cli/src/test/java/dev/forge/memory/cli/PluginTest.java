@@ -186,6 +186,28 @@ class PluginTest {
     }
 
     @Test
+    void a_plugin_jar_whose_service_file_names_a_missing_class_is_reported_by_the_jar_name() throws Exception {
+        Path plugins = Files.createDirectories(cli.project.resolve(".forge/plugins"));
+        Path jar = plugins.resolve("classless-plugin.jar");
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
+            out.putNextEntry(new JarEntry("META-INF/services/" + MemoryProviderFactory.class.getName()));
+            out.write("com.acme.memory.ClasslessFactory\n".getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+
+        JsonNode listing = cli.ok("providers", "--json").json();
+
+        List<String> problems = new ArrayList<>();
+        listing.path("problems").forEach(p -> problems.add(p.asText()));
+        assertThat(problems).as("the problems listed").anySatisfy(problem -> assertThat(problem)
+                .contains(jar.toString()).contains("com.acme.memory.ClasslessFactory"));
+        List<String> names = new ArrayList<>();
+        listing.path("providers").forEach(p -> names.add(p.path("name").asText()));
+        assertThat(names).as("the other providers still load").contains("file", "in-memory");
+        assertThat(cli.ok("providers").out()).contains("Problems:").contains("classless-plugin.jar");
+    }
+
+    @Test
     void a_plugin_jar_in_forge_home_is_selectable_from_the_project_config() throws Exception {
         buildPluginJar(cli.forgeHome.resolve("plugins"));
         cli.projectConfig("memory:\n  provider: echo-plugin\n");
