@@ -87,6 +87,68 @@ class PluginTest {
             }
             """.formatted(EchoStores.class.getName());
 
+    /**
+     * A plugin that describes its settings: {@code label} (required: the name of its store under the project) and
+     * {@code tombstones} (optional, default false), and binds them from its config block as the bundled providers do.
+     */
+    private static final String DESCRIBED_SOURCE = """
+            package echo;
+
+            import dev.forge.memory.ConfigurationException;
+            import dev.forge.memory.MemoryProvider;
+            import dev.forge.memory.inmemory.InMemoryMemoryProvider;
+            import dev.forge.memory.inmemory.InMemoryStore;
+            import dev.forge.memory.spi.MemoryProviderFactory;
+            import dev.forge.memory.spi.ProviderContext;
+            import dev.forge.memory.spi.Setting;
+            import java.nio.file.Path;
+            import java.util.List;
+            import java.util.Map;
+
+            public final class DescribedPluginFactory implements MemoryProviderFactory {
+                public record Settings(String label, Boolean tombstones) {
+                    public Settings {
+                        if (label == null || label.isBlank()) {
+                            throw new ConfigurationException("'label' is required: the name of the store.");
+                        }
+                    }
+                }
+
+                @Override
+                public String name() {
+                    return "described-plugin";
+                }
+
+                @Override
+                public String description() {
+                    return "A test plugin that describes its settings.";
+                }
+
+                @Override
+                public List<Setting> settings() {
+                    return List.of(
+                            Setting.required("label", "string", "main", "the name of the store under the project"),
+                            Setting.of("tombstones", "boolean", "false", "true: delete and clear keep the history"));
+                }
+
+                @Override
+                public MemoryProvider open(ProviderContext context) {
+                    Settings settings = context.config().bind(Settings.class);
+                    Map<Path, InMemoryStore> stores;
+                    try {
+                        @SuppressWarnings("unchecked")
+                        Map<Path, InMemoryStore> found = (Map<Path, InMemoryStore>) Class.forName("%s", true,
+                                DescribedPluginFactory.class.getClassLoader()).getField("STORES").get(null);
+                        stores = found;
+                    } catch (ReflectiveOperationException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory().resolve(settings.label()),
+                            k -> new InMemoryStore(Boolean.TRUE.equals(settings.tombstones()))), context);
+                }
+            }
+            """.formatted(EchoStores.class.getName());
+
     private CliHarness cli;
 
     @BeforeEach
@@ -97,6 +159,7 @@ class PluginTest {
     @AfterEach
     void forgetStore() {
         EchoStores.STORES.remove(projectKey());
+        EchoStores.STORES.remove(projectKey().resolve("main"));
     }
 
     /** The key the plugin files this test's store under: the project directory, as the provider context gives it. */
@@ -152,9 +215,15 @@ class PluginTest {
             out.putNextEntry(new JarEntry("META-INF/services/" + MemoryProviderFactory.class.getName()));
             out.write(("echo." + className + "\n").getBytes(StandardCharsets.UTF_8));
             out.closeEntry();
-            out.putNextEntry(new JarEntry("echo/" + className + ".class"));
-            out.write(Files.readAllBytes(classes.resolve("echo/" + className + ".class")));
-            out.closeEntry();
+            // the class and its nested classes
+            try (var compiled = Files.list(classes.resolve("echo"))) {
+                for (Path file : compiled.filter(f -> f.getFileName().toString().startsWith(className + ".")
+                        || f.getFileName().toString().startsWith(className + "$")).sorted().toList()) {
+                    out.putNextEntry(new JarEntry("echo/" + file.getFileName()));
+                    out.write(Files.readAllBytes(file));
+                    out.closeEntry();
+                }
+            }
         }
         return jar;
     }
@@ -208,5 +277,38 @@ class PluginTest {
         assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(result.err()).contains("NoSuchMethodError").contains("another version of forge-memory")
                 .doesNotContain("\tat ");
+    }
+
+    @Test
+    void init_writes_the_settings_a_plugin_describes_and_the_plugin_opens_on_the_file_as_written() throws Exception {
+        Path plugins = cli.project.resolve(".forge/plugins");
+        buildPluginJar(plugins, "described-plugin.jar", "DescribedPluginFactory", DESCRIBED_SOURCE);
+        Path configFile = cli.project.resolve(".forge/config.yaml");
+
+        cli.ok("init", "--provider", "described-plugin");
+        String yaml = Files.readString(configFile);
+        assertThat(yaml).contains("  # A test plugin that describes its settings.\n").contains("  provider: described-plugin\n")
+                .containsPattern("(?m)^    label: main +# required: the name of the store under the project$")
+                .containsPattern("(?m)^    # tombstones: false +# true: delete and clear keep the history$");
+        assertThat(cli.ok("config", "--json").json().path("config").path("label").asText()).isEqualTo("main");
+        cli.ok("set", "k", "stored by the plugin");
+        assertThat(EchoStores.STORES).as("the store the label names").containsKey(projectKey().resolve("main"));
+        assertThat(cli.ok("get", "k").out()).isEqualTo("stored by the plugin\n");
+
+        Files.writeString(configFile, yaml.replace("    label: main", "    # label: main"));
+        CliHarness.Result missing = cli.run("get", "k");
+        assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(missing.err()).contains("'label' is required");
+    }
+
+    @Test
+    void init_for_a_plugin_that_describes_no_settings_points_to_its_documentation() throws Exception {
+        buildPluginJar(cli.project.resolve(".forge/plugins"));
+        cli.ok("init", "--provider", "echo-plugin");
+        String yaml = Files.readString(cli.project.resolve(".forge/config.yaml"));
+        assertThat(yaml).contains("  provider: echo-plugin\n")
+                .contains("  # config:                # the 'echo-plugin' provider describes no settings: see its documentation\n");
+        cli.ok("set", "k", "v");
+        assertThat(cli.ok("get", "k").out()).isEqualTo("v\n");
     }
 }

@@ -1,37 +1,34 @@
 package dev.forge.memory.inmemory;
 
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.support.EmbeddingModels;
-import dev.forge.memory.spi.MemoryProviderFactory;
-import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
-import java.util.Optional;
+import dev.forge.memory.spi.Setting;
+import dev.forge.memory.support.ConfiguredProviderFactory;
+import java.util.List;
 
 /**
  * Opens {@link InMemoryMemoryProvider}s, each on a new, empty {@link InMemoryStore}. Config keys:
  * {@code tombstones} (default false), whether deletions keep the history; {@code embedding}, a block naming an
  * {@link dev.forge.memory.embedding.EmbeddingModel} ({@code {model: hashing}}) for semantic and hybrid search.
  */
-public final class InMemoryMemoryProviderFactory implements MemoryProviderFactory {
+public final class InMemoryMemoryProviderFactory extends ConfiguredProviderFactory<InMemoryMemoryProviderFactory.Settings> {
+
+    /** The config key of the embedding block. */
+    static final String EMBEDDING = "embedding";
 
     /** Does nothing; see {@link #open}. */
     public InMemoryMemoryProviderFactory() {
+        super(InMemoryMemoryProvider.NAME, Settings.class, InMemoryMemoryProvider.CAPABILITIES,
+                "Everything in memory, nothing persisted: for tests and throw-away sessions.", EMBEDDING);
     }
 
+    /** {@code tombstones} and the embedding block. */
     @Override
-    public String name() {
-        return InMemoryMemoryProvider.NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Everything in memory, nothing persisted: for tests and throw-away sessions.";
-    }
-
-    @Override
-    public java.util.Set<dev.forge.memory.Capability> capabilities() {
-        return InMemoryMemoryProvider.CAPABILITIES;
+    public List<Setting> settings() {
+        return List.of(
+                Setting.of("tombstones", "boolean", "false", "true: delete and clear keep the history, as markdown and sqlite do"),
+                Setting.of(EMBEDDING, "map", "{ model: hashing }", "semantic and hybrid search with this embedding "
+                        + "model, its settings beside 'model'; none when left out"));
     }
 
     /**
@@ -39,15 +36,10 @@ public final class InMemoryMemoryProviderFactory implements MemoryProviderFactor
      * {@code embedding} block ({@code {model: hashing}}), semantic and hybrid search are offered.
      */
     @Override
-    public MemoryProvider open(ProviderContext context) {
-        ProviderConfig config = context.config();
-        Settings settings = config.without(EMBEDDING).bind(Settings.class);
-        Optional<EmbeddingModel> model = config.child(EMBEDDING).map(block -> EmbeddingModels.load().open(block));
-        return new InMemoryMemoryProvider(new InMemoryStore(Boolean.TRUE.equals(settings.tombstones())), context, model);
+    protected MemoryProvider open(ProviderContext context, Settings settings) {
+        return withModel(context, model -> new InMemoryMemoryProvider(
+                new InMemoryStore(Boolean.TRUE.equals(settings.tombstones())), context, model));
     }
-
-    /** The config key of the embedding block. */
-    static final String EMBEDDING = "embedding";
 
     /**
      * The in-memory provider's one setting, for testing code against both kinds of history.
