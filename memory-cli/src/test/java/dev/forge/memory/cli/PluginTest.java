@@ -217,10 +217,10 @@ class PluginTest {
             out.closeEntry();
             // the class and its nested classes
             try (var compiled = Files.list(classes.resolve("echo"))) {
-                for (Path file : compiled.filter(f -> f.getFileName().toString().startsWith(className + ".")
+                for (Path classFile : compiled.filter(f -> f.getFileName().toString().startsWith(className + ".")
                         || f.getFileName().toString().startsWith(className + "$")).sorted().toList()) {
-                    out.putNextEntry(new JarEntry("echo/" + file.getFileName()));
-                    out.write(Files.readAllBytes(file));
+                    out.putNextEntry(new JarEntry("echo/" + classFile.getFileName()));
+                    out.write(Files.readAllBytes(classFile));
                     out.closeEntry();
                 }
             }

@@ -1,7 +1,5 @@
 package dev.forge.memory.inmemory;
 
-import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.ConfiguredProviderFactory;
 import java.util.List;
@@ -16,29 +14,12 @@ public final class InMemoryMemoryProviderFactory extends ConfiguredProviderFacto
     /** The config key of the embedding block. */
     static final String EMBEDDING = "embedding";
 
-    /** Does nothing; see {@link #open}. */
+    /** Does nothing; all work happens in {@link #open}. */
     public InMemoryMemoryProviderFactory() {
         super(InMemoryMemoryProvider.NAME, Settings.class, InMemoryMemoryProvider.CAPABILITIES,
-                "Everything in memory, nothing persisted: for tests and throw-away sessions.", EMBEDDING);
-    }
-
-    /** {@code tombstones} and the embedding block. */
-    @Override
-    public List<Setting> settings() {
-        return List.of(
-                Setting.of("tombstones", "boolean", "false", "true: delete and clear keep the history, as markdown and sqlite do"),
-                Setting.of(EMBEDDING, "map", "{ model: hashing }", "semantic and hybrid search with this embedding "
-                        + "model, its settings beside 'model'; none when left out"));
-    }
-
-    /**
-     * Opens a provider on a new, empty store; with {@code tombstones: true}, deletions keep the history; with an
-     * {@code embedding} block ({@code {model: hashing}}), semantic and hybrid search are offered.
-     */
-    @Override
-    protected MemoryProvider open(ProviderContext context, Settings settings) {
-        return withModel(context, model -> new InMemoryMemoryProvider(
-                new InMemoryStore(Boolean.TRUE.equals(settings.tombstones())), context, model));
+                "Everything in memory, nothing persisted: for tests and throw-away sessions.", Settings::describe,
+                EMBEDDING, (context, settings, model) -> new InMemoryMemoryProvider(
+                        new InMemoryStore(Boolean.TRUE.equals(settings.tombstones())), context, model));
     }
 
     /**
@@ -48,5 +29,13 @@ public final class InMemoryMemoryProviderFactory extends ConfiguredProviderFacto
      *                   default false
      */
     record Settings(Boolean tombstones) {
+
+        /** {@code tombstones} and the embedding block, described for templates. */
+        static List<Setting> describe() {
+            return List.of(
+                    Setting.of("tombstones", "boolean", "false", "true: delete and clear keep the history, as markdown and sqlite do"),
+                    Setting.of(EMBEDDING, "map", "{ model: hashing }", "semantic and hybrid search with this embedding "
+                            + "model, its settings beside 'model'; none when left out"));
+        }
     }
 }

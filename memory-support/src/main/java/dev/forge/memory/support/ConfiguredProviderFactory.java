@@ -6,50 +6,78 @@ import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.MemoryProviderFactory;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.spi.Setting;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
- * What provider factories share: a fixed name, description and capabilities, and an {@link #open} that binds the
- * config block to the provider's config record first. A subclass has a public no-argument constructor that passes
- * those to this one and does nothing else, describes its keys in {@link #settings()}, and opens its provider in
- * {@link #open(ProviderContext, Object)}.
+ * What provider factories share: a fixed name, description, capabilities and settings, and an {@link #open} that
+ * binds the config block to the provider's config record before it opens anything. A subclass is a public
+ * no-argument constructor that passes those to this one, and nothing else:
+ *
+ * <pre>{@code
+ * public FileMemoryProviderFactory() {
+ *     super(FileMemoryProvider.NAME, FileConfig.class, FileMemoryProvider.CAPABILITIES, "One JSON file per memory...",
+ *             FileConfig::settings, FileMemoryProvider::open);
+ * }
+ * }</pre>
  *
  * @param <C> the provider's config record, bound with {@link ProviderConfig#bind}
  */
 public abstract class ConfiguredProviderFactory<C> implements MemoryProviderFactory {
 
+    /**
+     * Opens a provider on its bound config and the model its embedding block names, if any.
+     *
+     * @param <C> the provider's config record
+     */
+    @FunctionalInterface
+    public interface Opener<C> {
+        /** Opens the provider; {@code model} is the caller's to close if this throws. */
+        MemoryProvider open(ProviderContext context, C config, Optional<EmbeddingModel> model);
+    }
+
     private final String name;
     private final Class<C> configType;
     private final Set<Capability> capabilities;
     private final String description;
+    private final Supplier<List<Setting>> settings;
     private final String embeddingKey;
+    private final Opener<C> opener;
 
     /**
      * A factory whose whole config block binds to {@code configType}.
      *
      * @param capabilities what a provider reports with its default settings ({@link #capabilities()})
      * @param description  one sentence for listings
+     * @param settings     the keys of the block, described ({@link #settings()}); called when asked, not here
+     * @param opener       opens the provider on the bound config
      */
-    protected ConfiguredProviderFactory(String name, Class<C> configType, Set<Capability> capabilities,
-            String description) {
-        this(name, configType, capabilities, description, null);
+    protected ConfiguredProviderFactory(String name, Class<C> configType, Set<Capability> capabilities, String description,
+            Supplier<List<Setting>> settings, BiFunction<ProviderContext, C, MemoryProvider> opener) {
+        this(name, configType, capabilities, description, settings, null,
+                (context, config, model) -> opener.apply(context, config));
+        Objects.requireNonNull(opener, "opener");
     }
 
     /**
      * A factory whose config block holds, beside the keys of {@code configType}, an optional block at
-     * {@code embeddingKey} naming an {@link EmbeddingModel} ({@code embedding: {model: hashing}}), which
-     * {@link #withModel} opens.
+     * {@code embeddingKey} naming an {@link EmbeddingModel} ({@code embedding: {model: hashing}}) that
+     * {@code opener} is given.
      */
-    protected ConfiguredProviderFactory(String name, Class<C> configType, Set<Capability> capabilities,
-            String description, String embeddingKey) {
+    protected ConfiguredProviderFactory(String name, Class<C> configType, Set<Capability> capabilities, String description,
+            Supplier<List<Setting>> settings, String embeddingKey, Opener<C> opener) {
         this.name = Objects.requireNonNull(name, "name");
         this.configType = Objects.requireNonNull(configType, "configType");
         this.capabilities = Set.copyOf(capabilities);
         this.description = Objects.requireNonNull(description, "description");
+        this.settings = Objects.requireNonNull(settings, "settings");
         this.embeddingKey = embeddingKey;
+        this.opener = Objects.requireNonNull(opener, "opener");
     }
 
     @Override
@@ -63,36 +91,30 @@ public abstract class ConfiguredProviderFactory<C> implements MemoryProviderFact
     }
 
     @Override
-    public Set<Capability> capabilities() {
+    public final Set<Capability> capabilities() {
         return capabilities;
     }
 
+    @Override
+    public final List<Setting> settings() {
+        return List.copyOf(settings.get());
+    }
+
     /**
-     * Binds the config block (without the embedding block, if the constructor named one) and opens the provider.
+     * Binds the config block (without the embedding block, if there is an embedding key), opens the model the
+     * embedding block names, and opens the provider; closes the model again if the provider fails to open.
      *
-     * @throws dev.forge.memory.ConfigurationException      for an unknown key or a bad value
+     * @throws dev.forge.memory.ConfigurationException      for an unknown key, a bad value or an unknown model
      * @throws dev.forge.memory.BackendUnavailableException if the backend cannot be reached
      */
     @Override
-    public MemoryProvider open(ProviderContext context) {
+    public final MemoryProvider open(ProviderContext context) {
         ProviderConfig config = context.config();
-        return open(context, (embeddingKey == null ? config : config.without(embeddingKey)).bind(configType));
-    }
-
-    /** Opens the provider on its bound config: the subclass's whole work. */
-    protected abstract MemoryProvider open(ProviderContext context, C config);
-
-    /**
-     * Opens the model the embedding block of the context's config names (none without the block) and gives it to
-     * {@code opener}; closes it again if {@code opener} fails.
-     *
-     * @throws dev.forge.memory.ConfigurationException for an unknown model or a bad model setting
-     */
-    protected final MemoryProvider withModel(ProviderContext context, Function<Optional<EmbeddingModel>, MemoryProvider> opener) {
+        C bound = (embeddingKey == null ? config : config.without(embeddingKey)).bind(configType);
         Optional<EmbeddingModel> model = embeddingKey == null ? Optional.empty()
-                : context.config().child(embeddingKey).map(block -> EmbeddingModels.load().open(block));
+                : config.child(embeddingKey).map(block -> EmbeddingModels.load().open(block));
         try {
-            return opener.apply(model);
+            return opener.open(context, bound, model);
         } catch (RuntimeException | Error e) {
             model.ifPresent(EmbeddingModel::close);
             throw e;
