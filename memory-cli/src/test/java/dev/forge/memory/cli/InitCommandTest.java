@@ -111,19 +111,17 @@ class InitCommandTest {
     }
 
     @Test
-    void the_commented_settings_are_every_file_setting_at_its_default() throws IOException {
-        cli.ok("init", "--provider", "file");
-        Map<String, Object> settings = commentedSettings(Files.readString(configFile));
-        assertThat(settings.keySet()).containsExactlyElementsOf(settingKeys(FileConfig.class));
-        assertThat(ProviderConfig.of(settings).bind(FileConfig.class)).isEqualTo(FileConfig.defaults());
+    void the_commented_settings_are_every_file_and_every_sqlite_setting_at_its_default() throws IOException {
+        assertEverySettingAtItsDefault("file", FileConfig.class, FileConfig.defaults());
+        assertEverySettingAtItsDefault("sqlite", SqliteConfig.class, SqliteConfig.defaults());
     }
 
-    @Test
-    void the_commented_settings_are_every_sqlite_setting_at_its_default() throws IOException {
-        cli.ok("init", "--provider", "sqlite");
+    private <T extends Record> void assertEverySettingAtItsDefault(String provider, Class<T> config, T defaults)
+            throws IOException {
+        cli.ok("init", "--provider", provider, "--force");
         Map<String, Object> settings = commentedSettings(Files.readString(configFile));
-        assertThat(settings.keySet()).containsExactlyElementsOf(settingKeys(SqliteConfig.class));
-        assertThat(ProviderConfig.of(settings).bind(SqliteConfig.class)).isEqualTo(SqliteConfig.defaults());
+        assertThat(settings.keySet()).as(provider).containsExactlyElementsOf(settingKeys(config));
+        assertThat(ProviderConfig.of(settings).bind(config)).as(provider).isEqualTo(defaults);
     }
 
     @Test

@@ -73,19 +73,11 @@ class PluginTest {
 
                 @Override
                 public MemoryProvider open(ProviderContext context) {
-                    Map<Path, InMemoryStore> stores;
-                    try {
-                        @SuppressWarnings("unchecked")
-                        Map<Path, InMemoryStore> found = (Map<Path, InMemoryStore>) Class.forName("%s", true,
-                                EchoPluginFactory.class.getClassLoader()).getField("STORES").get(null);
-                        stores = found;
-                    } catch (ReflectiveOperationException e) {
-                        throw new IllegalStateException(e);
-                    }
+                    Map<Path, InMemoryStore> stores = EchoStoresLookup.stores();
                     return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), k -> new InMemoryStore()), context);
                 }
             }
-            """.formatted(EchoStores.class.getName());
+            """;
 
     /**
      * A plugin that describes its settings: {@code label} (required: the name of its store under the project) and
@@ -134,17 +126,36 @@ class PluginTest {
                 @Override
                 public MemoryProvider open(ProviderContext context) {
                     Settings settings = context.config().bind(Settings.class);
-                    Map<Path, InMemoryStore> stores;
+                    Map<Path, InMemoryStore> stores = EchoStoresLookup.stores();
+                    return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory().resolve(settings.label()),
+                            k -> new InMemoryStore(Boolean.TRUE.equals(settings.tombstones()))), context);
+                }
+            }
+            """;
+
+    /**
+     * Compiled into every plugin jar: finds {@link EchoStores} by name through the plugin's class loader, whose parent
+     * is the test class loader.
+     */
+    private static final String LOOKUP_SOURCE = """
+            package echo;
+
+            import dev.forge.memory.inmemory.InMemoryStore;
+            import java.nio.file.Path;
+            import java.util.Map;
+
+            final class EchoStoresLookup {
+                private EchoStoresLookup() {
+                }
+
+                @SuppressWarnings("unchecked")
+                static Map<Path, InMemoryStore> stores() {
                     try {
-                        @SuppressWarnings("unchecked")
-                        Map<Path, InMemoryStore> found = (Map<Path, InMemoryStore>) Class.forName("%s", true,
-                                DescribedPluginFactory.class.getClassLoader()).getField("STORES").get(null);
-                        stores = found;
+                        return (Map<Path, InMemoryStore>) Class.forName("%s", true,
+                                EchoStoresLookup.class.getClassLoader()).getField("STORES").get(null);
                     } catch (ReflectiveOperationException e) {
                         throw new IllegalStateException(e);
                     }
-                    return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory().resolve(settings.label()),
-                            k -> new InMemoryStore(Boolean.TRUE.equals(settings.tombstones()))), context);
                 }
             }
             """.formatted(EchoStores.class.getName());
@@ -192,13 +203,17 @@ class PluginTest {
         return buildPluginJar(folder, "echo-plugin.jar", "EchoPluginFactory", FACTORY_SOURCE);
     }
 
-    /** Compiles one factory class of package {@code echo} against memory-api and memory-runtime and jars it with its service file. */
+    /**
+     * Compiles one factory class of package {@code echo} (with {@link #LOOKUP_SOURCE}) against memory-api and
+     * memory-runtime and jars it with its service file.
+     */
     private Path buildPluginJar(Path folder, String jarName, String className, String source)
             throws IOException, URISyntaxException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         assumeThat(compiler).as("a JDK (not a JRE) runs the tests").isNotNull();
         Path sources = Files.createDirectories(cli.root.resolve("plugin-src/echo"));
         Path sourceFile = Files.writeString(sources.resolve(className + ".java"), source);
+        Path lookupFile = Files.writeString(sources.resolve("EchoStoresLookup.java"), LOOKUP_SOURCE);
         Path classes = Files.createDirectories(cli.root.resolve("plugin-classes"));
         // the plugin builds on the contract and the runtime's in-memory provider, both of which the host provides
         String api = Path.of(MemoryProviderFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI())
@@ -206,7 +221,7 @@ class PluginTest {
                 + Path.of(InMemoryMemoryProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
         int status = compiler.run(null, diagnostics, diagnostics, "-classpath", api, "-d", classes.toString(), "--release", "17",
-                "-proc:none", sourceFile.toString());
+                "-proc:none", sourceFile.toString(), lookupFile.toString());
         assertThat(status).as("compiling the plugin: " + diagnostics.toString(StandardCharsets.UTF_8)).isZero();
 
         Files.createDirectories(folder);
@@ -215,10 +230,10 @@ class PluginTest {
             out.putNextEntry(new JarEntry("META-INF/services/" + MemoryProviderFactory.class.getName()));
             out.write(("echo." + className + "\n").getBytes(StandardCharsets.UTF_8));
             out.closeEntry();
-            // the class and its nested classes
+            // the class, its nested classes and the lookup
             try (var compiled = Files.list(classes.resolve("echo"))) {
-                for (Path classFile : compiled.filter(f -> f.getFileName().toString().startsWith(className + ".")
-                        || f.getFileName().toString().startsWith(className + "$")).sorted().toList()) {
+                for (Path classFile : compiled.filter(f -> f.getFileName().toString().matches(
+                        "(" + className + "|EchoStoresLookup)([.$].*)")).sorted().toList()) {
                     out.putNextEntry(new JarEntry("echo/" + classFile.getFileName()));
                     out.write(Files.readAllBytes(classFile));
                     out.closeEntry();

@@ -12,27 +12,14 @@ import java.util.Objects;
  *
  * @param <S> the model's settings record, bound with {@link ProviderConfig#bind}
  */
-public abstract class ConfiguredModelFactory<S> implements EmbeddingModelFactory {
+public abstract class ConfiguredModelFactory<S> extends NamedFactory implements EmbeddingModelFactory {
 
-    private final String name;
     private final Class<S> settingsType;
-    private final String description;
 
     /** A factory for the model config chooses by {@code name}, whose settings bind to {@code settingsType}. */
     protected ConfiguredModelFactory(String name, Class<S> settingsType, String description) {
-        this.name = Objects.requireNonNull(name, "name");
+        super(name, description);
         this.settingsType = Objects.requireNonNull(settingsType, "settingsType");
-        this.description = Objects.requireNonNull(description, "description");
-    }
-
-    @Override
-    public final String name() {
-        return name;
-    }
-
-    @Override
-    public final String description() {
-        return description;
     }
 
     /**

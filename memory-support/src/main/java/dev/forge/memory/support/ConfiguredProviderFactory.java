@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  *
  * @param <C> the provider's config record, bound with {@link ProviderConfig#bind}
  */
-public abstract class ConfiguredProviderFactory<C> implements MemoryProviderFactory {
+public abstract class ConfiguredProviderFactory<C> extends NamedFactory implements MemoryProviderFactory {
 
     /**
      * Opens a provider on its bound config and the model its embedding block names, if any.
@@ -41,10 +41,8 @@ public abstract class ConfiguredProviderFactory<C> implements MemoryProviderFact
         MemoryProvider open(ProviderContext context, C config, Optional<EmbeddingModel> model);
     }
 
-    private final String name;
     private final Class<C> configType;
     private final Set<Capability> capabilities;
-    private final String description;
     private final Supplier<List<Setting>> settings;
     private final String embeddingKey;
     private final Opener<C> opener;
@@ -71,23 +69,12 @@ public abstract class ConfiguredProviderFactory<C> implements MemoryProviderFact
      */
     protected ConfiguredProviderFactory(String name, Class<C> configType, Set<Capability> capabilities, String description,
             Supplier<List<Setting>> settings, String embeddingKey, Opener<C> opener) {
-        this.name = Objects.requireNonNull(name, "name");
+        super(name, description);
         this.configType = Objects.requireNonNull(configType, "configType");
         this.capabilities = Set.copyOf(capabilities);
-        this.description = Objects.requireNonNull(description, "description");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.embeddingKey = embeddingKey;
         this.opener = Objects.requireNonNull(opener, "opener");
-    }
-
-    @Override
-    public final String name() {
-        return name;
-    }
-
-    @Override
-    public final String description() {
-        return description;
     }
 
     @Override
