@@ -2,6 +2,7 @@ package dev.forge.memory.spi;
 
 import dev.forge.memory.Capability;
 import dev.forge.memory.MemoryProvider;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -31,6 +32,15 @@ public interface MemoryProviderFactory {
      */
     default Set<Capability> capabilities() {
         return Set.of();
+    }
+
+    /**
+     * The keys this provider's config block takes, in the order a template shows them, their defaults taken from the
+     * same constants the provider's config uses; found without opening anything. Empty: not described (a template
+     * then points to the provider's documentation).
+     */
+    default List<Setting> settings() {
+        return List.of();
     }
 
     /**

@@ -1,145 +1,28 @@
 package dev.forge.memory.cli;
 
-import dev.forge.memory.config.Memories;
-import dev.forge.memory.file.FileConfig;
-import dev.forge.memory.file.FileMemoryProvider;
-import dev.forge.memory.hybrid.HybridConfig;
-import dev.forge.memory.hybrid.HybridMemoryProvider;
-import dev.forge.memory.inmemory.InMemoryMemoryProvider;
-import dev.forge.memory.markdown.MarkdownConfig;
-import dev.forge.memory.markdown.MarkdownMemoryProvider;
-import dev.forge.memory.sqlite.SqliteConfig;
-import dev.forge.memory.sqlite.SqliteMemoryProvider;
-import dev.forge.memory.vector.VectorConfig;
-import dev.forge.memory.vector.VectorMemoryProvider;
+import dev.forge.memory.spi.MemoryProviderFactory;
+import dev.forge.memory.spi.Setting;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * The commented {@code .forge/config.yaml} that {@code init} writes. The SPI does not describe a provider's
- * settings, so the settings of the bundled providers are listed here, their defaults taken from the providers'
- * own config records; a provider not listed gets a pointer to its documentation.
+ * The commented {@code .forge/config.yaml} that {@code init} writes, from the settings the provider's factory
+ * describes ({@link MemoryProviderFactory#settings()}): optional keys commented out at their defaults, required ones
+ * written with their example, a block's dotted keys folded into one flow map ({@code cache: { ttl: 1h, ... }}).
  */
 final class ConfigTemplates {
-
-    /** One setting: its key, its default as YAML, what it means. */
-    record Setting(String key, String defaultValue, String meaning) {
-    }
-
-    /**
-     * What {@code global_path} means when it is left out, written so that uncommenting it changes nothing:
-     * {@code $FORGE_HOME/memory}, else {@code ~/.forge/memory}.
-     */
-    static final String DEFAULT_GLOBAL_PATH = "${" + Memories.HOME_VARIABLE + ":-~/.forge}/memory";
-
-    private static final Map<String, List<Setting>> SETTINGS = Map.of(
-            MarkdownMemoryProvider.NAME, markdownSettings(),
-            SqliteMemoryProvider.NAME, sqliteSettings(),
-            FileMemoryProvider.NAME, fileSettings(),
-            VectorMemoryProvider.NAME, vectorSettings(),
-            InMemoryMemoryProvider.NAME, List.of(new Setting("tombstones", "false",
-                    "true: delete and clear keep the history, as markdown and sqlite do")));
 
     private ConfigTemplates() {
     }
 
-    private static List<Setting> markdownSettings() {
-        MarkdownConfig defaults = MarkdownConfig.defaults();
-        return List.of(
-                new Setting("path", defaults.path(), "PROJECT memories, SESSION ones under its session/; relative to "
-                        + "the project directory; " + MarkdownConfig.PROJECT_PLACEHOLDER + " becomes the project id"),
-                // The record's default is "not set", computed from the environment when the provider opens.
-                new Setting("global_path", DEFAULT_GLOBAL_PATH, "GLOBAL memories, shared by every project: "
-                        + "$FORGE_HOME/memory, else ~/.forge/memory"),
-                new Setting("max_file_size", size(defaults.maxFileSize().bytes()),
-                        "larger memory files are skipped and listed by 'forge-memory doctor'; 64KB to 256MB"),
-                new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"),
-                new Setting("layout", defaults.layout().id(), "standard, or layered: PROJECT memories at the Forge "
-                        + "plugin's paths (projects/<project>/<file>.md, skills/..., commands/..., agents/...)"),
-                new Setting("git", String.valueOf(defaults.git()), "true: each memory directory a git repository, "
-                        + "one commit per write"),
-                new Setting("git_author", defaults.gitAuthor(), "author and committer of those commits"));
+    /** One line of the config block: the key, its value as YAML, whether it is written uncommented, its help. */
+    private record Line(String key, String value, boolean required, String help) {
     }
 
-    private static List<Setting> sqliteSettings() {
-        SqliteConfig defaults = SqliteConfig.defaults();
-        return List.of(
-                new Setting("path", defaults.path(), "the database file; relative to the project directory; point "
-                        + "several projects at one file to share GLOBAL memories"),
-                new Setting("synchronous", defaults.synchronous().id(), "full: commits survive power loss; normal: "
-                        + "faster, the last commits may roll back after a power loss (never after a process crash)"),
-                new Setting("busy_timeout", defaults.busyTimeout().duration().toMillis() + "ms",
-                        "how long a write waits for another process's lock"));
-    }
-
-    private static List<Setting> fileSettings() {
-        FileConfig defaults = FileConfig.defaults();
-        return List.of(
-                new Setting("base_path", defaults.basePath(),
-                        "the store directory; relative paths resolve against the project directory"),
-                new Setting("compression", defaults.compression().id(), "none (.json files) or gzip (.json.gz); both are always read"),
-                new Setting("max_file_size", size(defaults.maxFileSize().bytes()),
-                        "the largest entry file; values are capped at min(1MB, this)"),
-                new Setting("fsync", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
-    }
-
-    private static List<Setting> vectorSettings() {
-        VectorConfig defaults = VectorConfig.defaults();
-        return List.of(
-                new Setting("path", defaults.path(), "the Lucene index directory; relative to the project directory; "
-                        + "one process at a time"),
-                new Setting("embedding", "{ model: " + VectorConfig.DEFAULT_MODEL + " }", "the embedding model and its "
-                        + "settings: minilm (local), hashing (lexical), openai (url, remote_model, api_key); after a "
-                        + "change run 'forge-memory reindex'"),
-                new Setting("rrf_k", String.valueOf(defaults.rrfK()), "the rank constant of hybrid fusion"),
-                new Setting("keyword_weight", String.valueOf(defaults.keywordWeight()),
-                        "the keyword ranking's weight in hybrid fusion (semantic: 1); 1 is plain reciprocal rank fusion"),
-                new Setting("overfetch", String.valueOf(defaults.overfetch()),
-                        "HNSW is asked for limit x overfetch neighbours"),
-                new Setting("exact_limit", String.valueOf(defaults.exactLimit()),
-                        "at most this many filtered candidates are scored exactly instead of through HNSW"));
-    }
-
-    /** The settings of a bundled provider, if it is one this tool knows. */
-    static Optional<List<Setting>> settings(String provider) {
-        return Optional.ofNullable(SETTINGS.get(provider));
-    }
-
-    /**
-     * The hybrid router's block: it has no usable defaults (the storage is required), so the template names a working
-     * set of children (sqlite storage, vector search) and shows the optional blocks, commented out, at their defaults.
-     */
-    private static String hybridConfig() {
-        HybridConfig.Cache cache = HybridConfig.Cache.defaults();
-        HybridConfig.Outbox outbox = HybridConfig.Outbox.defaults();
-        HybridConfig.Fusion fusion = HybridConfig.Fusion.defaults();
-        return "  config:\n"
-                + "    storage: { provider: sqlite }   # required: the provider that holds the entries; its settings go beside 'provider'\n"
-                + "    search: { provider: vector }    # optional: serves the searches it has the mode for (local MiniLM model)\n"
-                + "    # relationships: { provider: graph, url: \"bolt://localhost:7687\", username: neo4j, password: \"${NEO4J_PASSWORD}\" }\n"
-                + "    # cache: { ttl: " + cache.ttl().toMillis() + "ms, max_entries: " + cache.maxEntries()
-                + " }   # 0 for either turns the cache off\n"
-                + "    # outbox: { path: " + outbox.path() + ", retry_interval: " + outbox.retryInterval().toMillis()
-                + "ms }   # where updates a child missed wait\n"
-                + "    # fusion: { rrf_k: " + fusion.rrfK() + ", keyword_weight: " + fusion.keywordWeight()
-                + " }   # HYBRID search: weighted reciprocal rank fusion\n";
-    }
-
-    /** {@code 8MB} for 8 MiB: the largest unit that divides the size exactly. */
-    static String size(long bytes) {
-        String[] units = {"GB", "MB", "KB"};
-        long[] factors = {1L << 30, 1L << 20, 1L << 10};
-        for (int i = 0; i < units.length; i++) {
-            if (bytes % factors[i] == 0) {
-                return bytes / factors[i] + units[i];
-            }
-        }
-        return Long.toString(bytes);
-    }
-
-    /** The file's text for {@code provider}. */
-    static String render(String provider, String description, String projectName) {
+    /** The file's text for the provider {@code factory} makes. */
+    static String render(MemoryProviderFactory factory, String projectName) {
+        String provider = factory.name();
         StringBuilder yaml = new StringBuilder();
         yaml.append("# forge-memory configuration of this project, written by 'forge-memory init'.\n")
                 .append("#\n")
@@ -149,27 +32,55 @@ final class ConfigTemplates {
                 .append("# Strings may read the environment with ${VAR} or ${VAR:-default}; $$ is a literal $. Settings named\n")
                 .append("# like password, secret, token or api_key are masked in 'forge-memory config'.\n")
                 .append("memory:\n")
-                .append("  # ").append(description.replace("\n", " ")).append('\n')
+                .append("  # ").append(factory.description().replace("\n", " ")).append('\n')
                 .append("  provider: ").append(provider).append('\n')
                 .append("  # project: ").append(projectName)
                 .append("    # the id PROJECT memories are kept under; default: the project directory's name\n");
-        Optional<List<Setting>> settings = settings(provider);
-        if (provider.equals(HybridMemoryProvider.NAME)) {
-            yaml.append(hybridConfig());
-        } else if (settings.isEmpty()) {
-            yaml.append("  # config:                # the '").append(provider)
-                    .append("' provider's settings: see its documentation\n");
-        } else if (settings.get().isEmpty()) {
-            yaml.append("  # The '").append(provider).append("' provider takes no settings.\n");
-        } else {
-            yaml.append("  config:                  # every setting below is shown at its default; uncomment to change it\n");
-            int width = settings.get().stream().mapToInt(s -> s.key().length() + s.defaultValue().length() + 2).max().orElse(0);
-            for (Setting setting : settings.get()) {
-                String line = setting.key() + ": " + setting.defaultValue();
-                yaml.append("    # ").append(line).append(" ".repeat(width - line.length() + 2))
-                        .append("# ").append(setting.meaning()).append('\n');
-            }
+        List<Line> lines = lines(factory.settings());
+        if (lines.isEmpty()) {
+            return yaml.append("  # config:                # the '").append(provider)
+                    .append("' provider describes no settings: see its documentation\n").toString();
+        }
+        yaml.append(lines.stream().anyMatch(Line::required)
+                ? "  config:                  # required settings hold an example; the others are shown at their default\n"
+                : "  config:                  # every setting below is shown at its default; uncomment to change it\n");
+        int width = lines.stream().mapToInt(l -> l.key().length() + l.value().length() + 2).max().orElse(0);
+        for (Line line : lines) {
+            String text = line.key() + ": " + line.value();
+            yaml.append(line.required() ? "    " : "    # ").append(text)
+                    .append(" ".repeat(width - text.length() + (line.required() ? 4 : 2)))
+                    .append("# ").append(line.required() ? "required: " : "").append(line.help()).append('\n');
         }
         return yaml.toString();
+    }
+
+    /** The top-level keys in the order described, each block's dotted keys folded into its value. */
+    private static List<Line> lines(List<Setting> settings) {
+        List<Line> lines = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        for (Setting setting : settings) {
+            String key = setting.name().contains(".") ? setting.name().substring(0, setting.name().indexOf('.')) : setting.name();
+            if (seen.contains(key)) {
+                continue;
+            }
+            seen.add(key);
+            Setting own = settings.stream().filter(s -> s.name().equals(key)).findFirst().orElse(null);
+            String help = own != null ? own.help() : settings.stream().filter(s -> s.name().startsWith(key + "."))
+                    .map(Setting::help).collect(Collectors.joining("; "));
+            lines.add(new Line(key, value(key, settings), own != null && own.required(), help));
+        }
+        return lines;
+    }
+
+    /** A key's value as YAML: its described default, or for a block the flow map of its described keys. */
+    private static String value(String key, List<Setting> settings) {
+        List<Setting> children = settings.stream().filter(s -> s.name().startsWith(key + ".")
+                && s.name().indexOf('.', key.length() + 1) < 0).toList();
+        if (children.isEmpty()) {
+            return settings.stream().filter(s -> s.name().equals(key)).map(Setting::defaultValue).filter(v -> !v.isEmpty())
+                    .findFirst().orElse("{ }");
+        }
+        return children.stream().map(c -> c.name().substring(key.length() + 1) + ": " + value(c.name(), settings))
+                .collect(Collectors.joining(", ", "{ ", " }"));
     }
 }

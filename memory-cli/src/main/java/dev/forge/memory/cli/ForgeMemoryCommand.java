@@ -1,6 +1,8 @@
 package dev.forge.memory.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.InvalidRequestException;
@@ -13,9 +15,11 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -324,6 +328,26 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
         PrintWriter out = out();
         out.println(Json.pretty(document));
         out.flush();
+    }
+
+    /**
+     * Prints a list of results: with {@code --json} a document whose {@code field} holds them, else a line each on
+     * stdout, or {@code none} on stderr when there are none (so that a script reading stdout gets nothing).
+     */
+    <T> void printResults(List<T> results, String field, Function<T, JsonNode> json, Function<T, String> line, String none) {
+        if (this.json) {
+            ObjectNode document = Json.object();
+            ArrayNode array = document.putArray(field);
+            results.forEach(r -> array.add(json.apply(r)));
+            printJson(document);
+            return;
+        }
+        PrintWriter stream = results.isEmpty() ? err() : out();
+        if (results.isEmpty()) {
+            stream.println(none);
+        }
+        results.forEach(r -> stream.println(line.apply(r)));
+        stream.flush();
     }
 
     /** Prints a line on stdout. */

@@ -50,7 +50,7 @@ final class InitCommand implements Callable<Integer> {
             throw new UsageException(file + " already exists; add --force to overwrite it.");
         }
         String projectName = project.getFileName() == null ? "my-project" : project.getFileName().toString();
-        String yaml = ConfigTemplates.render(name, factory.description(), projectName);
+        String yaml = ConfigTemplates.render(factory, projectName);
         try {
             Files.createDirectories(file.getParent());
             Files.writeString(file, yaml, StandardCharsets.UTF_8);

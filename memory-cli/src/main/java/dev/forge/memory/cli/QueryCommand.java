@@ -1,7 +1,5 @@
 package dev.forge.memory.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
@@ -62,21 +60,9 @@ final class QueryCommand implements Callable<Integer> {
         try (MemoryProvider memory = cli.open()) {
             entries = memory.query(query);
         }
-        if (cli.json) {
-            ObjectNode document = Json.object();
-            ArrayNode array = document.putArray("entries");
-            entries.forEach(e -> array.add(Json.entry(e)));
-            cli.printJson(document);
-        } else if (entries.isEmpty()) {
-            cli.err().println("No entries match '" + pattern + "' in " + names(query.scopes()) + ".");
-            cli.err().flush();
-        } else {
-            for (MemoryEntry entry : entries) {
-                cli.out().println(entry.scope().id() + " " + entry.key() + " (v" + entry.version() + ", updated "
-                        + entry.updatedAt() + ")");
-            }
-            cli.out().flush();
-        }
+        cli.printResults(entries, "entries", Json::entry, entry -> entry.scope().id() + " " + entry.key() + " (v"
+                + entry.version() + ", updated " + entry.updatedAt() + ")",
+                "No entries match '" + pattern + "' in " + names(query.scopes()) + ".");
         return ExitCodes.OK;
     }
 

@@ -1,7 +1,5 @@
 package dev.forge.memory.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
@@ -86,20 +84,9 @@ final class SearchCommand implements Callable<Integer> {
         try (MemoryProvider memory = cli.open()) {
             hits = memory.search(request);
         }
-        if (cli.json) {
-            ObjectNode document = Json.object();
-            ArrayNode array = document.putArray("hits");
-            hits.forEach(h -> array.add(Json.hit(h)));
-            cli.printJson(document);
-        } else if (hits.isEmpty()) {
-            cli.err().println("No matches for '" + text + "' in " + QueryCommand.names(request.scopes()) + ".");
-            cli.err().flush();
-        } else {
-            for (Hit hit : hits) {
-                cli.out().println(String.format(Locale.ROOT, "%.3f %s %s", hit.score(), hit.entry().scope().id(), hit.entry().key()));
-            }
-            cli.out().flush();
-        }
+        cli.printResults(hits, "hits", Json::hit,
+                hit -> String.format(Locale.ROOT, "%.3f %s %s", hit.score(), hit.entry().scope().id(), hit.entry().key()),
+                "No matches for '" + text + "' in " + QueryCommand.names(request.scopes()) + ".");
         return ExitCodes.OK;
     }
 

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.forge.memory.config.Memories;
 import dev.forge.memory.file.FileConfig;
+import dev.forge.memory.hybrid.HybridConfig;
 import dev.forge.memory.markdown.MarkdownConfig;
 import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.sqlite.SqliteConfig;
 import dev.forge.memory.vector.VectorConfig;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -109,11 +111,17 @@ class InitCommandTest {
     }
 
     @Test
-    void the_commented_settings_are_every_file_setting_at_its_default() throws IOException {
-        cli.ok("init", "--provider", "file");
+    void the_commented_settings_are_every_file_and_every_sqlite_setting_at_its_default() throws IOException {
+        assertEverySettingAtItsDefault("file", FileConfig.class, FileConfig.defaults());
+        assertEverySettingAtItsDefault("sqlite", SqliteConfig.class, SqliteConfig.defaults());
+    }
+
+    private <T extends Record> void assertEverySettingAtItsDefault(String provider, Class<T> config, T defaults)
+            throws IOException {
+        cli.ok("init", "--provider", provider, "--force");
         Map<String, Object> settings = commentedSettings(Files.readString(configFile));
-        assertThat(settings.keySet()).containsExactlyElementsOf(settingKeys(FileConfig.class));
-        assertThat(ProviderConfig.of(settings).bind(FileConfig.class)).isEqualTo(FileConfig.defaults());
+        assertThat(settings.keySet()).as(provider).containsExactlyElementsOf(settingKeys(config));
+        assertThat(ProviderConfig.of(settings).bind(config)).as(provider).isEqualTo(defaults);
     }
 
     @Test
@@ -191,8 +199,19 @@ class InitCommandTest {
         cli.ok("set", "k", "stored through the hybrid router");
         assertThat(cli.ok("search", "router").out()).contains("k");
         String text = Files.readString(configFile);
+        assertThat(text).containsPattern("(?m)^    storage: \\{ provider: sqlite \\} +# required: ");
+        assertThat(commentedSettings(text).keySet()).containsExactlyInAnyOrderElementsOf(settingKeys(HybridConfig.class)
+                .stream().filter(k -> !k.equals("storage")).toList());
         Files.writeString(configFile, text.replace("    # cache:", "    cache:").replace("    # outbox:", "    outbox:")
-                .replace("    # fusion:", "    fusion:"));
+                .replace("    # fusion:", "    fusion:").replace("    # search:", "    search:"));
         assertThat(cli.ok("get", "k").out()).contains("stored through the hybrid router");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> memory = (Map<String, Object>) new ObjectMapper(new YAMLFactory())
+                .readValue(configFile.toFile(), Map.class).get("memory");
+        @SuppressWarnings("unchecked")
+        HybridConfig bound = ProviderConfig.of((Map<String, Object>) memory.get("config")).bind(HybridConfig.class);
+        assertThat(bound.cache()).isEqualTo(HybridConfig.Cache.defaults());
+        assertThat(bound.outbox()).isEqualTo(HybridConfig.Outbox.defaults());
+        assertThat(bound.fusion()).isEqualTo(HybridConfig.Fusion.defaults());
     }
 }

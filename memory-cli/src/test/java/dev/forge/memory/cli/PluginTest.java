@@ -73,16 +73,89 @@ class PluginTest {
 
                 @Override
                 public MemoryProvider open(ProviderContext context) {
-                    Map<Path, InMemoryStore> stores;
+                    Map<Path, InMemoryStore> stores = EchoStoresLookup.stores();
+                    return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), k -> new InMemoryStore()), context);
+                }
+            }
+            """;
+
+    /**
+     * A plugin that describes its settings: {@code label} (required: the name of its store under the project) and
+     * {@code tombstones} (optional, default false), and binds them from its config block as the bundled providers do.
+     */
+    private static final String DESCRIBED_SOURCE = """
+            package echo;
+
+            import dev.forge.memory.ConfigurationException;
+            import dev.forge.memory.MemoryProvider;
+            import dev.forge.memory.inmemory.InMemoryMemoryProvider;
+            import dev.forge.memory.inmemory.InMemoryStore;
+            import dev.forge.memory.spi.MemoryProviderFactory;
+            import dev.forge.memory.spi.ProviderContext;
+            import dev.forge.memory.spi.Setting;
+            import java.nio.file.Path;
+            import java.util.List;
+            import java.util.Map;
+
+            public final class DescribedPluginFactory implements MemoryProviderFactory {
+                public record Settings(String label, Boolean tombstones) {
+                    public Settings {
+                        if (label == null || label.isBlank()) {
+                            throw new ConfigurationException("'label' is required: the name of the store.");
+                        }
+                    }
+                }
+
+                @Override
+                public String name() {
+                    return "described-plugin";
+                }
+
+                @Override
+                public String description() {
+                    return "A test plugin that describes its settings.";
+                }
+
+                @Override
+                public List<Setting> settings() {
+                    return List.of(
+                            Setting.required("label", "string", "main", "the name of the store under the project"),
+                            Setting.of("tombstones", "boolean", "false", "true: delete and clear keep the history"));
+                }
+
+                @Override
+                public MemoryProvider open(ProviderContext context) {
+                    Settings settings = context.config().bind(Settings.class);
+                    Map<Path, InMemoryStore> stores = EchoStoresLookup.stores();
+                    return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory().resolve(settings.label()),
+                            k -> new InMemoryStore(Boolean.TRUE.equals(settings.tombstones()))), context);
+                }
+            }
+            """;
+
+    /**
+     * Compiled into every plugin jar: finds {@link EchoStores} by name through the plugin's class loader, whose parent
+     * is the test class loader.
+     */
+    private static final String LOOKUP_SOURCE = """
+            package echo;
+
+            import dev.forge.memory.inmemory.InMemoryStore;
+            import java.nio.file.Path;
+            import java.util.Map;
+
+            final class EchoStoresLookup {
+                private EchoStoresLookup() {
+                }
+
+                @SuppressWarnings("unchecked")
+                static Map<Path, InMemoryStore> stores() {
                     try {
-                        @SuppressWarnings("unchecked")
-                        Map<Path, InMemoryStore> found = (Map<Path, InMemoryStore>) Class.forName("%s", true,
-                                EchoPluginFactory.class.getClassLoader()).getField("STORES").get(null);
-                        stores = found;
+                        return (Map<Path, InMemoryStore>) Class.forName("%s", true,
+                                EchoStoresLookup.class.getClassLoader()).getField("STORES").get(null);
                     } catch (ReflectiveOperationException e) {
                         throw new IllegalStateException(e);
                     }
-                    return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), k -> new InMemoryStore()), context);
                 }
             }
             """.formatted(EchoStores.class.getName());
@@ -97,6 +170,7 @@ class PluginTest {
     @AfterEach
     void forgetStore() {
         EchoStores.STORES.remove(projectKey());
+        EchoStores.STORES.remove(projectKey().resolve("main"));
     }
 
     /** The key the plugin files this test's store under: the project directory, as the provider context gives it. */
@@ -129,13 +203,17 @@ class PluginTest {
         return buildPluginJar(folder, "echo-plugin.jar", "EchoPluginFactory", FACTORY_SOURCE);
     }
 
-    /** Compiles one factory class of package {@code echo} against memory-api and memory-runtime and jars it with its service file. */
+    /**
+     * Compiles one factory class of package {@code echo} (with {@link #LOOKUP_SOURCE}) against memory-api and
+     * memory-runtime and jars it with its service file.
+     */
     private Path buildPluginJar(Path folder, String jarName, String className, String source)
             throws IOException, URISyntaxException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         assumeThat(compiler).as("a JDK (not a JRE) runs the tests").isNotNull();
         Path sources = Files.createDirectories(cli.root.resolve("plugin-src/echo"));
         Path sourceFile = Files.writeString(sources.resolve(className + ".java"), source);
+        Path lookupFile = Files.writeString(sources.resolve("EchoStoresLookup.java"), LOOKUP_SOURCE);
         Path classes = Files.createDirectories(cli.root.resolve("plugin-classes"));
         // the plugin builds on the contract and the runtime's in-memory provider, both of which the host provides
         String api = Path.of(MemoryProviderFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI())
@@ -143,7 +221,7 @@ class PluginTest {
                 + Path.of(InMemoryMemoryProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
         int status = compiler.run(null, diagnostics, diagnostics, "-classpath", api, "-d", classes.toString(), "--release", "17",
-                "-proc:none", sourceFile.toString());
+                "-proc:none", sourceFile.toString(), lookupFile.toString());
         assertThat(status).as("compiling the plugin: " + diagnostics.toString(StandardCharsets.UTF_8)).isZero();
 
         Files.createDirectories(folder);
@@ -152,9 +230,15 @@ class PluginTest {
             out.putNextEntry(new JarEntry("META-INF/services/" + MemoryProviderFactory.class.getName()));
             out.write(("echo." + className + "\n").getBytes(StandardCharsets.UTF_8));
             out.closeEntry();
-            out.putNextEntry(new JarEntry("echo/" + className + ".class"));
-            out.write(Files.readAllBytes(classes.resolve("echo/" + className + ".class")));
-            out.closeEntry();
+            // the class, its nested classes and the lookup
+            try (var compiled = Files.list(classes.resolve("echo"))) {
+                for (Path classFile : compiled.filter(f -> f.getFileName().toString().matches(
+                        "(" + className + "|EchoStoresLookup)([.$].*)")).sorted().toList()) {
+                    out.putNextEntry(new JarEntry("echo/" + classFile.getFileName()));
+                    out.write(Files.readAllBytes(classFile));
+                    out.closeEntry();
+                }
+            }
         }
         return jar;
     }
@@ -230,5 +314,38 @@ class PluginTest {
         assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(result.err()).contains("NoSuchMethodError").contains("another version of forge-memory")
                 .doesNotContain("\tat ");
+    }
+
+    @Test
+    void init_writes_the_settings_a_plugin_describes_and_the_plugin_opens_on_the_file_as_written() throws Exception {
+        Path plugins = cli.project.resolve(".forge/plugins");
+        buildPluginJar(plugins, "described-plugin.jar", "DescribedPluginFactory", DESCRIBED_SOURCE);
+        Path configFile = cli.project.resolve(".forge/config.yaml");
+
+        cli.ok("init", "--provider", "described-plugin");
+        String yaml = Files.readString(configFile);
+        assertThat(yaml).contains("  # A test plugin that describes its settings.\n").contains("  provider: described-plugin\n")
+                .containsPattern("(?m)^    label: main +# required: the name of the store under the project$")
+                .containsPattern("(?m)^    # tombstones: false +# true: delete and clear keep the history$");
+        assertThat(cli.ok("config", "--json").json().path("config").path("label").asText()).isEqualTo("main");
+        cli.ok("set", "k", "stored by the plugin");
+        assertThat(EchoStores.STORES).as("the store the label names").containsKey(projectKey().resolve("main"));
+        assertThat(cli.ok("get", "k").out()).isEqualTo("stored by the plugin\n");
+
+        Files.writeString(configFile, yaml.replace("    label: main", "    # label: main"));
+        CliHarness.Result missing = cli.run("get", "k");
+        assertThat(missing.exitCode()).as(missing.toString()).isEqualTo(ExitCodes.CONFIGURATION);
+        assertThat(missing.err()).contains("'label' is required");
+    }
+
+    @Test
+    void init_for_a_plugin_that_describes_no_settings_points_to_its_documentation() throws Exception {
+        buildPluginJar(cli.project.resolve(".forge/plugins"));
+        cli.ok("init", "--provider", "echo-plugin");
+        String yaml = Files.readString(cli.project.resolve(".forge/config.yaml"));
+        assertThat(yaml).contains("  provider: echo-plugin\n")
+                .contains("  # config:                # the 'echo-plugin' provider describes no settings: see its documentation\n");
+        cli.ok("set", "k", "v");
+        assertThat(cli.ok("get", "k").out()).isEqualTo("v\n");
     }
 }

@@ -2,9 +2,9 @@ package dev.forge.memory.embeddings;
 
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embedding.EmbeddingModelFactory;
 import dev.forge.memory.embeddings.internal.MiniLmModel;
 import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.support.ConfiguredModelFactory;
 
 /**
  * The {@code minilm} model: all-MiniLM-L6-v2, a sentence embedding model (384 dimensions, mean pooling, unit
@@ -28,23 +28,14 @@ import dev.forge.memory.spi.ProviderConfig;
  * <p>Opening the model takes about a second; models opened with the same {@code threads} and {@code max_tokens}
  * in one JVM share one loaded model, released when the last of them is closed.
  */
-public final class MiniLmEmbeddingModelFactory implements EmbeddingModelFactory {
+public final class MiniLmEmbeddingModelFactory extends ConfiguredModelFactory<MiniLmEmbeddingModelFactory.Settings> {
 
     /** The name config chooses this model by. */
     public static final String NAME = "minilm";
 
     /** Does nothing; see {@link #open}. */
     public MiniLmEmbeddingModelFactory() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "all-MiniLM-L6-v2 (quantised ONNX, 384 dimensions) run locally: no network; matches meaning.";
+        super(NAME, Settings.class, "all-MiniLM-L6-v2 (quantised ONNX, 384 dimensions) run locally: no network; matches meaning.");
     }
 
     /**
@@ -54,8 +45,8 @@ public final class MiniLmEmbeddingModelFactory implements EmbeddingModelFactory 
      * @throws dev.forge.memory.BackendUnavailableException if the ONNX runtime or the tokenizer cannot run here
      */
     @Override
-    public EmbeddingModel open(ProviderConfig settings) {
-        return MiniLmModel.open(settings.bind(Settings.class));
+    protected EmbeddingModel open(Settings settings, ProviderConfig raw) {
+        return MiniLmModel.open(settings);
     }
 
     /**

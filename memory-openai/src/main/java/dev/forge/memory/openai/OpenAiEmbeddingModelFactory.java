@@ -1,11 +1,11 @@
 package dev.forge.memory.openai;
 
-import dev.forge.memory.embedding.EmbeddingModelFactory;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.openai.internal.OpenAiEmbeddingModel;
 import dev.forge.memory.openai.internal.OpenAiHttp;
 import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.support.ConfiguredModelFactory;
 import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
 
@@ -36,23 +36,14 @@ import java.time.Duration;
  * secret {@code remote_model} reads {@code ****} in messages and as a one-way hash in the fingerprint (so another
  * model still needs a reindex).
  */
-public final class OpenAiEmbeddingModelFactory implements EmbeddingModelFactory {
+public final class OpenAiEmbeddingModelFactory extends ConfiguredModelFactory<OpenAiEmbeddingModelFactory.Settings> {
 
     /** The name config chooses this model by. */
     public static final String NAME = "openai";
 
     /** Does nothing; see {@link #open}. */
     public OpenAiEmbeddingModelFactory() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "A remote model over OpenAI's /v1/embeddings protocol (OpenAI, Ollama, vLLM, LM Studio).";
+        super(NAME, Settings.class, "A remote model over OpenAI's /v1/embeddings protocol (OpenAI, Ollama, vLLM, LM Studio).");
     }
 
     /**
@@ -62,8 +53,8 @@ public final class OpenAiEmbeddingModelFactory implements EmbeddingModelFactory 
      * @throws EmbeddingServiceException    if the dimension must be learnt and the service cannot give it
      */
     @Override
-    public EmbeddingModel open(ProviderConfig settings) {
-        return OpenAiEmbeddingModel.open(settings.bind(Settings.class), OpenAiEmbeddingModel.Secrets.of(settings));
+    protected EmbeddingModel open(Settings settings, ProviderConfig raw) {
+        return OpenAiEmbeddingModel.open(settings, OpenAiEmbeddingModel.Secrets.of(raw));
     }
 
     /**

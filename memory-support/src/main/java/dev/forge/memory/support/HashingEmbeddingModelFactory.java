@@ -1,6 +1,5 @@
 package dev.forge.memory.support;
 
-import dev.forge.memory.embedding.EmbeddingModelFactory;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.ProviderConfig;
@@ -24,28 +23,19 @@ import java.util.Objects;
  *   dimension: 384   # 16 to 4096; default 384
  * }</pre>
  */
-public final class HashingEmbeddingModelFactory implements EmbeddingModelFactory {
+public final class HashingEmbeddingModelFactory extends ConfiguredModelFactory<HashingEmbeddingModelFactory.Settings> {
 
     /** The name config chooses this model by. */
     public static final String NAME = "hashing";
 
     /** Does nothing; see {@link #open}. */
     public HashingEmbeddingModelFactory() {
+        super(NAME, Settings.class, "Lexical bag of words by feature hashing: no download, no network; matches shared words, not meaning.");
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Lexical bag of words by feature hashing: no download, no network; matches shared words, not meaning.";
-    }
-
-    @Override
-    public EmbeddingModel open(ProviderConfig settings) {
-        return new HashingModel(settings.bind(Settings.class).dimension());
+    protected EmbeddingModel open(Settings settings, ProviderConfig raw) {
+        return new HashingModel(settings.dimension());
     }
 
     /**

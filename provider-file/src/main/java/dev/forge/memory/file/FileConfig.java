@@ -3,8 +3,10 @@ package dev.forge.memory.file;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.ByteSize;
-import java.util.Locale;
+import dev.forge.memory.support.ConfigValues;
+import java.util.List;
 
 /**
  * The settings of the {@code file} provider, bound from its config block with
@@ -62,6 +64,19 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
         return new FileConfig(null, null, null, null);
     }
 
+    /** The keys of this record, described for templates, at their defaults. */
+    static List<Setting> settings() {
+        FileConfig defaults = defaults();
+        return List.of(
+                Setting.of("base_path", "path", defaults.basePath(),
+                        "the store directory; relative paths resolve against the project directory"),
+                Setting.of("compression", ConfigValues.choices(Compression.class), defaults.compression().id(),
+                        "none (.json files) or gzip (.json.gz); both are always read"),
+                Setting.of("max_file_size", "size", ConfigValues.size(defaults.maxFileSize()),
+                        "the largest entry file; values are capped at min(1MB, this)"),
+                Setting.of("fsync", "boolean", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
+    }
+
     /** How entry files are encoded on disk. */
     public enum Compression {
         /** Plain UTF-8 JSON, file names ending in {@code .json}. */
@@ -76,20 +91,13 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
          */
         @JsonCreator
         public static Compression parse(String text) {
-            if (text != null) {
-                for (Compression compression : values()) {
-                    if (compression.id().equalsIgnoreCase(text.trim())) {
-                        return compression;
-                    }
-                }
-            }
-            throw new ConfigurationException("'compression' cannot be '" + text + "': use none or gzip.");
+            return ConfigValues.parse(Compression.class, "compression", text);
         }
 
         /** The lower-case name config uses. */
         @JsonValue
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return ConfigValues.id(this);
         }
     }
 }

@@ -3,9 +3,11 @@ package dev.forge.memory.graph;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.TimeSpan;
 
 /**
@@ -57,6 +59,8 @@ public record GraphConfig(String url, String username, String password, String d
 
     /** The default {@code url}. */
     public static final String DEFAULT_URL = "bolt://localhost:7687";
+    /** The default {@code username}. */
+    public static final String DEFAULT_USERNAME = "neo4j";
     /** The default {@code store}. */
     public static final String DEFAULT_STORE = "default";
     /** The default {@code pool_size}. */
@@ -87,7 +91,7 @@ public record GraphConfig(String url, String username, String password, String d
         } catch (URISyntaxException e) {
             throw new ConfigurationException("'url' is not a valid URI: '" + url + "' (" + e.getReason() + ").");
         }
-        username = username == null ? "neo4j" : username;
+        username = username == null ? DEFAULT_USERNAME : username;
         password = password == null ? "" : password;
         database = database == null ? "" : database.trim();
         if (poolSize == null) {
@@ -122,6 +126,31 @@ public record GraphConfig(String url, String username, String password, String d
     /** Every setting at its default. */
     public static GraphConfig defaults() {
         return new GraphConfig(null, null, null, null, null, null, null, null, null);
+    }
+
+    /** The keys of this record and the embedding block, described for templates, at their defaults. */
+    static List<Setting> settings() {
+        GraphConfig defaults = defaults();
+        return List.of(
+                Setting.of("url", "string", defaults.url(), "the server's Bolt address: bolt://, bolt+s://, neo4j:// or neo4j+s://"),
+                Setting.of("username", "string", defaults.username(), "empty, with an empty password, for no authentication"),
+                Setting.of("password", "string", quoted(defaults.password()), "write \"${NEO4J_PASSWORD}\" to read it from the environment"),
+                Setting.of("database", "string", quoted(defaults.database()), "empty: the server's default database"),
+                Setting.of("pool_size", "integer", String.valueOf(defaults.poolSize()), "the most connections the driver opens"),
+                Setting.of("connect_timeout", "duration", defaults.connectTimeout().toString(),
+                        "an unreachable server fails within it"),
+                Setting.of("query_timeout", "duration", defaults.queryTimeout().toString(),
+                        "the longest a single transaction may run"),
+                Setting.of("retry_time", "duration", defaults.retryTime().toString(),
+                        "how long a transaction failed on a transient error is retried; 0: not retried"),
+                Setting.of("store", "string", defaults.store(), "which store of the database this is: only providers "
+                        + "with one store id see each other's entries"),
+                Setting.of(EMBEDDING, "map", "{ model: hashing }", "semantic and hybrid search with this embedding "
+                        + "model, its settings beside 'model'; none when left out"));
+    }
+
+    private static String quoted(String text) {
+        return "\"" + text + "\"";
     }
 
     /** Hides the password. */

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.forge.memory.ConfigurationException;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.spi.Setting;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -47,5 +52,18 @@ class GraphConfigTest {
                 .hasMessageContaining("url");
         assertThatThrownBy(() -> bind(Map.of("pool_size", 0))).isInstanceOf(ConfigurationException.class);
         assertThatThrownBy(() -> bind(Map.of("connect_timeout", "0"))).isInstanceOf(ConfigurationException.class);
+    }
+
+    @Test
+    void the_factory_describes_every_key_and_the_embedding_block_and_the_described_defaults_bind_to_the_defaults() {
+        List<Setting> settings = new GraphMemoryProviderFactory().settings();
+        List<String> keys = Arrays.stream(GraphConfig.class.getRecordComponents())
+                .map(c -> new PropertyNamingStrategies.SnakeCaseStrategy().translate(c.getName())).toList();
+        assertThat(settings).extracting(Setting::name).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.Stream.concat(keys.stream(), java.util.stream.Stream.of(GraphConfig.EMBEDDING)).toList());
+        Map<String, Object> described = new LinkedHashMap<>();
+        settings.stream().filter(s -> !s.name().equals(GraphConfig.EMBEDDING))
+                .forEach(s -> described.put(s.name(), s.defaultValue().replaceAll("^\"(.*)\"$", "$1")));
+        assertThat(bind(described)).isEqualTo(GraphConfig.defaults());
     }
 }

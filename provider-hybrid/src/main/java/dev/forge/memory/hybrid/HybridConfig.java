@@ -1,10 +1,12 @@
 package dev.forge.memory.hybrid;
 
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -65,6 +67,34 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
                     + "}.");
         }
         return Collections.unmodifiableMap(new LinkedHashMap<>(block));
+    }
+
+    /**
+     * The keys of this record, described for templates: the child blocks with an example each (sqlite storage, graph
+     * relationships), the optional blocks at their defaults.
+     */
+    static List<Setting> settings() {
+        Cache cache = Cache.defaults();
+        Outbox outbox = Outbox.defaults();
+        Fusion fusion = Fusion.defaults();
+        return List.of(
+                Setting.required("storage", "map", "{ provider: sqlite }",
+                        "the provider that holds the entries; its settings go beside 'provider'"),
+                Setting.of("search", "map", "{ provider: vector }", "serves the searches it has the mode for (vector: "
+                        + "the local MiniLM model); none when left out"),
+                Setting.of("relationships", "map", "{ provider: graph, url: \"bolt://localhost:7687\", username: neo4j, "
+                        + "password: \"${NEO4J_PASSWORD}\" }", "holds relations; when left out, the storage's graph if any"),
+                Setting.of("cache", "map", "", "the read cache; 0 for either turns it off"),
+                Setting.of("cache.ttl", "duration", cache.ttl().toString(), "how long an entry stays cached"),
+                Setting.of("cache.max_entries", "integer", String.valueOf(cache.maxEntries()), "the most entries cached"),
+                Setting.of("outbox", "map", "", "where updates a child missed wait"),
+                Setting.of("outbox.path", "path", outbox.path(), "the outbox directory, relative to the project directory"),
+                Setting.of("outbox.retry_interval", "duration", outbox.retryInterval().toString(),
+                        "how long the router waits before it tries a failed child again"),
+                Setting.of("fusion", "map", "", "HYBRID search: weighted reciprocal rank fusion"),
+                Setting.of("fusion.rrf_k", "integer", String.valueOf(fusion.rrfK()), "the rank constant"),
+                Setting.of("fusion.keyword_weight", "number", String.valueOf(fusion.keywordWeight()),
+                        "the keyword ranking's weight (semantic: 1)"));
     }
 
     /** The search child's block, if configured. */

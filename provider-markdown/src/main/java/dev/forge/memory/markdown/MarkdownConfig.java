@@ -3,8 +3,10 @@ package dev.forge.memory.markdown;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.ByteSize;
-import java.util.Locale;
+import dev.forge.memory.support.ConfigValues;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -55,6 +57,12 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
 
     /** The largest {@code max_file_size}: files are read whole, and a memory is text an agent reads. */
     public static final ByteSize LARGEST_MAX_FILE_SIZE = ByteSize.ofBytes(256L * 1024 * 1024);
+
+    /**
+     * What {@code global_path} means when it is left out, written so that setting it to this changes nothing:
+     * {@code $FORGE_HOME/memory}, else {@code ~/.forge/memory}.
+     */
+    public static final String DEFAULT_GLOBAL_PATH = "${FORGE_HOME:-~/.forge}/memory";
 
     /** The default {@code git_author}. */
     public static final String DEFAULT_GIT_AUTHOR = "forge-memory <forge-memory@localhost>";
@@ -134,6 +142,28 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
         return new MarkdownConfig(null, null, null, null, null, null, null);
     }
 
+    /**
+     * The keys of this record, described for templates, at their defaults; {@code global_path}'s is computed when the
+     * provider opens, so it is shown as the expression that means the same.
+     */
+    static List<Setting> settings() {
+        MarkdownConfig defaults = defaults();
+        return List.of(
+                Setting.of("path", "path", defaults.path(), "PROJECT memories, SESSION ones under its session/; "
+                        + "relative to the project directory; " + PROJECT_PLACEHOLDER + " becomes the project id"),
+                Setting.of("global_path", "path", DEFAULT_GLOBAL_PATH, "GLOBAL memories, shared by every project: "
+                        + "$FORGE_HOME/memory, else ~/.forge/memory"),
+                Setting.of("max_file_size", "size", ConfigValues.size(defaults.maxFileSize()),
+                        "larger memory files are skipped and listed by 'forge-memory doctor'; 64KB to 256MB"),
+                Setting.of("fsync", "boolean", String.valueOf(defaults.fsync()), "force each write to disk before it counts"),
+                Setting.of("layout", ConfigValues.choices(Layout.class), defaults.layout().id(), "standard, or layered: "
+                        + "PROJECT memories at the Forge plugin's paths (projects/<project>/<file>.md, skills/..., "
+                        + "commands/..., agents/...)"),
+                Setting.of("git", "boolean", String.valueOf(defaults.git()),
+                        "true: each memory directory a git repository, one commit per write"),
+                Setting.of("git_author", "string", defaults.gitAuthor(), "author and committer of those commits"));
+    }
+
     /** How the PROJECT directory ({@code path}) is laid out. GLOBAL memories always use the standard layout. */
     public enum Layout {
         /** Every version a {@code mem_<uuid>.md} file in {@code path}; SESSION memories in {@code path/session/<id>}. */
@@ -152,20 +182,13 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
          */
         @JsonCreator
         public static Layout parse(String text) {
-            if (text != null) {
-                for (Layout layout : values()) {
-                    if (layout.id().equalsIgnoreCase(text.trim())) {
-                        return layout;
-                    }
-                }
-            }
-            throw new ConfigurationException("'layout' cannot be '" + text + "': use standard or layered.");
+            return ConfigValues.parse(Layout.class, "layout", text);
         }
 
         /** The lower-case name config uses. */
         @JsonValue
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return ConfigValues.id(this);
         }
     }
 }

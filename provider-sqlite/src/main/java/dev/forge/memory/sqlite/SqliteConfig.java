@@ -3,9 +3,11 @@ package dev.forge.memory.sqlite;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.Setting;
+import dev.forge.memory.support.ConfigValues;
 import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.List;
 
 /**
  * The settings of the {@code sqlite} provider, bound from its config block with
@@ -60,6 +62,19 @@ public record SqliteConfig(String path, Synchronous synchronous, TimeSpan busyTi
         return new SqliteConfig(null, null, null);
     }
 
+    /** The keys of this record, described for templates, at their defaults. */
+    static List<Setting> settings() {
+        SqliteConfig defaults = defaults();
+        return List.of(
+                Setting.of("path", "path", defaults.path(), "the database file; relative to the project directory; "
+                        + "point several projects at one file to share GLOBAL memories"),
+                Setting.of("synchronous", ConfigValues.choices(Synchronous.class), defaults.synchronous().id(),
+                        "full: commits survive power loss; normal: faster, the last commits may roll back after a power "
+                        + "loss (never after a process crash)"),
+                Setting.of("busy_timeout", "duration", defaults.busyTimeout().toString(),
+                        "how long a write waits for another process's lock"));
+    }
+
     /** The SQLite {@code synchronous} setting every connection of the provider uses. */
     public enum Synchronous {
         /**
@@ -80,20 +95,13 @@ public record SqliteConfig(String path, Synchronous synchronous, TimeSpan busyTi
          */
         @JsonCreator
         public static Synchronous parse(String text) {
-            if (text != null) {
-                for (Synchronous value : values()) {
-                    if (value.id().equalsIgnoreCase(text.trim())) {
-                        return value;
-                    }
-                }
-            }
-            throw new ConfigurationException("'synchronous' cannot be '" + text + "': use full or normal.");
+            return ConfigValues.parse(Synchronous.class, "synchronous", text);
         }
 
         /** The lower-case name config uses. */
         @JsonValue
         public String id() {
-            return name().toLowerCase(Locale.ROOT);
+            return ConfigValues.id(this);
         }
     }
 }

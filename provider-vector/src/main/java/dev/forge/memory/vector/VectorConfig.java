@@ -4,8 +4,10 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.spi.Setting;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -107,5 +109,25 @@ public record VectorConfig(String path, Map<String, Object> embedding, Integer r
     /** Every setting at its default. */
     public static VectorConfig defaults() {
         return new VectorConfig(null, null, null, null, null, null);
+    }
+
+    /** The keys of this record, described for templates, at their defaults. */
+    static List<Setting> settings() {
+        VectorConfig defaults = defaults();
+        return List.of(
+                Setting.of("path", "path", defaults.path(),
+                        "the Lucene index directory; relative to the project directory; one process at a time"),
+                Setting.of("embedding", "map", "", "the embedding model and its "
+                        + "settings: minilm (local), hashing (lexical), openai (url, remote_model, api_key); after a "
+                        + "change run 'forge-memory reindex'"),
+                Setting.of("embedding." + EmbeddingModels.MODEL_KEY, "string", DEFAULT_MODEL,
+                        "the model's name; its own settings go beside it"),
+                Setting.of("rrf_k", "integer", String.valueOf(defaults.rrfK()), "the rank constant of hybrid fusion"),
+                Setting.of("keyword_weight", "number", String.valueOf(defaults.keywordWeight()),
+                        "the keyword ranking's weight in hybrid fusion (semantic: 1); 1 is plain reciprocal rank fusion"),
+                Setting.of("overfetch", "integer", String.valueOf(defaults.overfetch()),
+                        "HNSW is asked for limit x overfetch neighbours"),
+                Setting.of("exact_limit", "integer", String.valueOf(defaults.exactLimit()),
+                        "at most this many filtered candidates are scored exactly instead of through HNSW"));
     }
 }
