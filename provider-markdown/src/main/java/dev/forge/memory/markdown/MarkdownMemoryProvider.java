@@ -1,21 +1,16 @@
 package dev.forge.memory.markdown;
 
+import dev.forge.memory.support.FacetedMemoryProvider;
+import dev.forge.memory.support.Facets;
 import dev.forge.memory.Capability;
-import dev.forge.memory.Direction;
-import dev.forge.memory.EntryRef;
-import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.MemoryGraph;
-import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
-import dev.forge.memory.Relation;
 import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.markdown.internal.GitOptions;
@@ -148,7 +143,7 @@ import java.util.Set;
  * the repository cannot be opened, created or committed to, the write is kept, git is switched off for this
  * provider with the reason (logged once at WARN), and {@link #gitStatus()} and {@link #doctor()} report it.
  */
-public final class MarkdownMemoryProvider implements MemoryProvider {
+public final class MarkdownMemoryProvider extends FacetedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "markdown";
@@ -157,12 +152,17 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
             Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
 
     private final MarkdownStore store;
-    private final Graph graph = new Graph();
-    private final History history = new History();
-    private final Restoring restoring = this::restore;
 
     private MarkdownMemoryProvider(MarkdownStore store) {
         this.store = store;
+        offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
+        offerHistory(Facets.history(store::versions, store::purge, store::purge));
+        /*
+         * A restore writes the versions given as new files beside the key's old ones and switches to them by writing
+         * the new head last, so that a crash leaves the key either as it was or as restored (see the class comment);
+         * the key's relations stay.
+         */
+        offerRestoring(this::restore);
     }
 
     /**
@@ -268,26 +268,6 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
         return CAPABILITIES;
     }
 
-    @Override
-    public Optional<MemoryGraph> graph() {
-        return Optional.of(graph);
-    }
-
-    @Override
-    public Optional<VersionHistory> history() {
-        return Optional.of(history);
-    }
-
-    /**
-     * Present: a restore writes the versions given as new files beside the key's old ones and switches to them by
-     * writing the new head last, so that a crash leaves the key either as it was or as restored (see the class
-     * comment); the key's relations stay.
-     */
-    @Override
-    public Optional<Restoring> restoring() {
-        return Optional.of(restoring);
-    }
-
     private MemoryEntry restore(List<MemoryEntry> versions) {
         store.checkOpen();
         return store.restore(EntryRules.checkChain(versions, limits()));
@@ -352,46 +332,5 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
     @Override
     public String toString() {
         return "MarkdownMemoryProvider[" + store.projectDirectory() + ", global " + store.globalDirectory() + "]";
-    }
-
-    private final class History implements VersionHistory {
-
-        @Override
-        public List<MemoryEntry> versions(String key, Scope scope) {
-            return store.versions(key, scope);
-        }
-
-        @Override
-        public boolean purge(String key, Scope scope) {
-            return store.purge(key, scope);
-        }
-
-        @Override
-        public int purge(Scope scope) {
-            return store.purge(scope);
-        }
-    }
-
-    private final class Graph implements MemoryGraph {
-
-        @Override
-        public Relation relate(EntryRef from, EntryRef to, String type) {
-            return store.relate(from, to, type);
-        }
-
-        @Override
-        public boolean unrelate(EntryRef from, EntryRef to, String type) {
-            return store.unrelate(from, to, type);
-        }
-
-        @Override
-        public List<Relation> relations(EntryRef entry, Direction direction) {
-            return store.relations(entry, direction);
-        }
-
-        @Override
-        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
-            return store.traverse(start, traversal);
-        }
     }
 }

@@ -9,6 +9,7 @@ import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.Direction;
 import dev.forge.memory.EntryNotFoundException;
 import dev.forge.memory.EntryRef;
+import dev.forge.memory.EntryRules;
 import dev.forge.memory.GraphPath;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Relation;
@@ -22,6 +23,8 @@ import dev.forge.memory.file.internal.Journal.Line;
 import dev.forge.memory.file.internal.RelationFile.Edge;
 import dev.forge.memory.file.internal.RelationFile.Node;
 import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.tx.Change;
+import dev.forge.memory.support.tx.Commit;
 import dev.forge.memory.support.GraphWalker;
 import dev.forge.memory.Keys;
 import java.io.IOException;
@@ -341,6 +344,9 @@ public final class FileStore {
      * crash cut off.
      */
     public List<MemoryEntry> versions(String key, Scope scope) {
+        checkOpen();
+        Keys.validate(key);
+        Objects.requireNonNull(scope, "scope");
         Namespace namespace = namespace(scope);
         String name = Keys.toFileName(key);
         checkOpen();
@@ -855,29 +861,28 @@ public final class FileStore {
     // ---------------------------------------------------------------- transactions
 
     /**
-     * Commits a transaction's operations atomically: re-reads every key it saw and checks that each is still as
-     * it saw it, writes a commit record (forced to disk), applies the operations, journals them, removes the
-     * record. If applying fails, what was applied is undone; if that fails too, the commit is completed instead;
-     * if both fail, the record stays, to be completed by the next write or open.
+     * Commits a transaction atomically: re-reads every key it saw and checks that each is still as it saw it, writes
+     * a commit record (forced to disk), applies the changes, journals them, removes the record. If applying fails,
+     * what was applied is undone; if that fails too, the commit is completed instead; if both fail, the record stays,
+     * to be completed by the next write or open.
      *
-     * @param observed what each key held when the transaction first touched it
-     * @throws ConflictException if another writer changed one of those keys; nothing is applied
+     * @throws ConflictException if another writer changed a key the transaction touched; nothing is applied
      */
-    public void commit(List<Operation> operations, Map<EntryRef, Lookup> observed) {
+    public void commit(Commit<Lookup> commit) {
         write("commit a transaction", changes -> {
-            for (EntryRef ref : observed.keySet()) {
+            for (EntryRef ref : commit.observed().keySet()) {
                 reload(namespace(ref.scope()), Keys.toFileName(ref.key()));
             }
-            for (Map.Entry<EntryRef, Lookup> seen : observed.entrySet()) {
-                EntryRef ref = seen.getKey();
-                Lookup now = lookup(namespace(ref.scope()), Keys.toFileName(ref.key()));
-                if (!now.sameStateAs(seen.getValue())) {
-                    throw new ConflictException("Transaction not committed: " + ref + " was changed by another writer since this "
-                            + "transaction read it. Nothing was applied; retry the transaction.");
-                }
-            }
-            if (operations.isEmpty()) {
+            commit.verify(ref -> lookup(namespace(ref.scope()), Keys.toFileName(ref.key())), Lookup::sameStateAs);
+            if (commit.changes().isEmpty()) {
                 return null;
+            }
+            List<Operation> operations = new ArrayList<>();
+            for (Change change : commit.changes()) {
+                Namespace namespace = namespace(change.ref().scope());
+                operations.add(change.entry().isPresent()
+                        ? new CommitLog.Write(namespace, change.previous(), change.entry().get())
+                        : new CommitLog.Remove(namespace, change.ref().key()));
             }
             applyRecorded(operations, changes, Recorded.TRANSACTION);
             return null;
@@ -1074,8 +1079,17 @@ public final class FileStore {
         return space != null && space.entries.containsKey(Keys.toFileName(node.key()));
     }
 
+    /** The checks of a relate or unrelate call, in the order the provider has always made them. */
+    private void checkRelationCall(EntryRef from, EntryRef to, String type) {
+        checkOpen();
+        EntryRules.checkRelationType(type);
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+    }
+
     /** Relates two existing entries; an existing relation of the same type is returned as it is. */
     public Relation relate(EntryRef from, EntryRef to, String type) {
+        checkRelationCall(from, to, type);
         Node source = node(from);
         Node target = node(to);
         return write("relate " + from + " to " + to, changes -> {
@@ -1116,6 +1130,7 @@ public final class FileStore {
      * @throws CorruptEntryException if the relations file is damaged, as graph reads do
      */
     public boolean unrelate(EntryRef from, EntryRef to, String type) {
+        checkRelationCall(from, to, type);
         Node source = node(from);
         Node target = node(to);
         return write("unrelate " + from + " from " + to, changes -> {
@@ -1133,6 +1148,9 @@ public final class FileStore {
 
     /** The visible relations of an entry, sorted. */
     public List<Relation> relations(EntryRef entry, Direction direction) {
+        checkOpen();
+        Objects.requireNonNull(entry, "entry");
+        Objects.requireNonNull(direction, "direction");
         Node node = node(entry);
         return read(() -> {
             checkRelations();
@@ -1142,6 +1160,9 @@ public final class FileStore {
 
     /** A breadth-first walk from {@code start}. */
     public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+        checkOpen();
+        Objects.requireNonNull(start, "start");
+        Objects.requireNonNull(traversal, "traversal");
         Node node = node(start);
         return read(() -> {
             checkRelations();

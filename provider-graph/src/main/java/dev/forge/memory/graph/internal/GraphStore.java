@@ -363,22 +363,6 @@ public final class GraphStore {
     }
 
     /**
-     * The entry {@code write} stores over {@code current} at {@code now}: as {@link EntryWrite#toEntry}, and after a
-     * deletion the version after the tombstone with a new {@code createdAt}.
-     */
-    static MemoryEntry stamp(EntryWrite write, Optional<MemoryEntry> live, long lastVersion, Instant now) {
-        if (live.isPresent()) {
-            return write.toEntry(live, now);
-        }
-        MemoryEntry fresh = write.toEntry(Optional.empty(), now);
-        if (lastVersion == 0) {
-            return fresh;
-        }
-        return new MemoryEntry(fresh.key(), fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
-                fresh.createdAt(), fresh.updatedAt(), lastVersion + 1);
-    }
-
-    /**
      * Turns the live state of the key's {@code :Memory} node into a {@code :MemoryVersion} node at the head of the
      * key's {@code SUPERSEDES} chain; the {@code :Memory} node then points at it.
      */
@@ -441,7 +425,7 @@ public final class GraphStore {
     void deleteLive(TransactionContext tx, Scope scope, String key, Current current, Instant now) {
         retire(tx, scope, key);
         Map<String, Object> params = keyParams(scope, key);
-        params.put("version", current.lastVersion() + 1);
+        params.put("version", EntryWrite.nextVersion(new EntryRef(key, scope), current.lastVersion()));
         params.put("updatedAt", now.toEpochMilli());
         params.put("rev", UUID.randomUUID().toString());
         tx.run("MATCH (m:Memory " + KEY_PROPS + ")"
@@ -472,7 +456,7 @@ public final class GraphStore {
         return write("store " + describe(write.key(), write.scope()), tx -> {
             lock(tx, write.scope(), write.key());
             Current current = current(tx, write.scope(), write.key());
-            MemoryEntry entry = stamp(write, current.live(), current.lastVersion(), clock.instant());
+            MemoryEntry entry = write.toEntry(current.live(), current.lastVersion(), clock.instant());
             apply(tx, entry, current, vector);
             return entry;
         });

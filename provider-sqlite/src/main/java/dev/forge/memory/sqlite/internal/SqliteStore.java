@@ -139,9 +139,9 @@ public final class SqliteStore {
             return id != 0;
         }
 
-        /** The version a deletion of it would take. */
-        long tombstoneVersion() {
-            return Math.max(version, lastVersion) + 1;
+        /** The version a deletion of {@code key} in {@code namespace} would take. */
+        long tombstoneVersion(Namespace namespace, String key) {
+            return EntryWrite.nextVersion(new EntryRef(key, namespace.scope()), Math.max(version, lastVersion));
         }
     }
 
@@ -174,23 +174,7 @@ public final class SqliteStore {
                 throw Rows.corrupt(path(), write.key(), write.scope().id(), e);
             }
         }
-        return stamp(write, live, current.lastVersion(), now);
-    }
-
-    /**
-     * The entry {@code write} stores at {@code now} over the live entry {@code live}, if any, when the highest version
-     * number the key has taken (tombstones included) is {@code lastVersion}.
-     */
-    static MemoryEntry stamp(EntryWrite write, Optional<MemoryEntry> live, long lastVersion, Instant now) {
-        if (live.isPresent()) {
-            return write.toEntry(live, now);
-        }
-        MemoryEntry fresh = write.toEntry(Optional.empty(), now);
-        if (lastVersion == 0) {
-            return fresh;
-        }
-        return new MemoryEntry(fresh.key(), fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
-                fresh.createdAt(), fresh.updatedAt(), lastVersion + 1);
+        return write.toEntry(live, current.lastVersion(), now);
     }
 
     /** Stores a validated write: one transaction. */
@@ -345,7 +329,7 @@ public final class SqliteStore {
                 + " version, tombstone, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)")) {
             int next = namespace.bind(insert, 1);
             insert.setString(next++, key);
-            insert.setLong(next++, current.tombstoneVersion());
+            insert.setLong(next++, current.tombstoneVersion(namespace, key));
             insert.setLong(next, now.toEpochMilli());
             insert.executeUpdate();
         }
