@@ -12,6 +12,8 @@ import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.sqlite.internal.SqliteTransactions;
 import dev.forge.memory.sqlite.internal.Database;
+import dev.forge.memory.sqlite.internal.SqliteGraph;
+import dev.forge.memory.sqlite.internal.SqliteMaintenance;
 import dev.forge.memory.sqlite.internal.SqliteStore;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
@@ -121,12 +123,15 @@ public final class SqliteMemoryProvider extends FacetedMemoryProvider {
     private final SqliteStore store;
     private final SqliteConfig config;
     private final Clock clock;
+    private final SqliteMaintenance maintenance;
 
     private SqliteMemoryProvider(SqliteStore store, SqliteConfig config, Clock clock) {
         this.store = store;
         this.config = config;
         this.clock = clock;
-        offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
+        this.maintenance = new SqliteMaintenance(store);
+        SqliteGraph relations = new SqliteGraph(store);
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
         offerHistory(Facets.history(store::versions, store::purge, store::purge));
         SqliteTransactions backend = new SqliteTransactions(store, clock);
         offerTransactions(() -> OptimisticTransaction.begin(backend));
@@ -276,7 +281,7 @@ public final class SqliteMemoryProvider extends FacetedMemoryProvider {
      *                                                  characters, which no JSON path of SQLite can name
      */
     public void index(String field) {
-        store.index(field);
+        maintenance.index(field);
     }
 
     /**
@@ -287,7 +292,7 @@ public final class SqliteMemoryProvider extends FacetedMemoryProvider {
      */
     @Override
     public List<StoreProblem> doctor() {
-        return store.doctor();
+        return maintenance.doctor();
     }
 
     /** Closes the connections once no other provider of this JVM uses the file. Idempotent. */
