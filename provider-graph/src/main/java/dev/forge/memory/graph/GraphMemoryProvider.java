@@ -19,7 +19,10 @@ import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.graph.internal.Drivers;
+import dev.forge.memory.graph.internal.GraphHistory;
+import dev.forge.memory.graph.internal.GraphRelations;
 import dev.forge.memory.graph.internal.GraphStore;
+import dev.forge.memory.graph.internal.GraphVectors;
 import dev.forge.memory.graph.internal.GraphTransactions;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
@@ -110,15 +113,18 @@ public final class GraphMemoryProvider extends FacetedMemoryProvider {
     private final GraphStore store;
     private final GraphConfig config;
     private final ProviderContext context;
-    private final boolean semantic;
+    /** The semantic side, with an embedding model; null without. */
+    private final GraphVectors vectors;
 
-    private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context, boolean semantic) {
-        this.semantic = semantic;
+    private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context, GraphVectors vectors) {
+        this.vectors = vectors;
         this.store = store;
         this.config = config;
         this.context = context;
-        offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
-        offerHistory(Facets.history(store::versions, store::purge, store::purge));
+        GraphRelations relations = new GraphRelations(store);
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
+        GraphHistory history = new GraphHistory(store);
+        offerHistory(Facets.history(history::versions, history::purge, history::purge));
         GraphTransactions backend = new GraphTransactions(store, context.clock());
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         /*
@@ -128,9 +134,9 @@ public final class GraphMemoryProvider extends FacetedMemoryProvider {
          * that read the key before conflict.
          */
         offerRestoring(this::restore);
-        if (semantic) {
+        if (vectors != null) {
             // Re-embeds every live entry of the store (every project and session), then records the model's fingerprint.
-            offerReindexing(store::reindex);
+            offerReindexing(vectors::reindex);
         }
     }
 
@@ -162,17 +168,19 @@ public final class GraphMemoryProvider extends FacetedMemoryProvider {
                 config.database(), config.poolSize(), config.connectTimeout().toMillis(), config.retryTime().toMillis()));
         GraphStore store = new GraphStore(NAME, driver, context.clock(), config.store(), context.projectId(),
                 context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration(), model.orElse(null));
+        GraphVectors vectors = null;
         if (model.isPresent()) {
             try {
                 Optional<ProviderConfig> block = context.config().child(GraphConfig.EMBEDDING);
-                store.prepareVectors(context.openForReindex(), block.map(ProviderConfig::source).orElse(null),
+                vectors = new GraphVectors(store);
+                vectors.prepareVectors(context.openForReindex(), block.map(ProviderConfig::source).orElse(null),
                         block.map(ProviderConfig::path).orElse(null));
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
             }
         }
-        return new GraphMemoryProvider(store, config, context, model.isPresent());
+        return new GraphMemoryProvider(store, config, context, vectors);
     }
 
     @Override
@@ -214,10 +222,10 @@ public final class GraphMemoryProvider extends FacetedMemoryProvider {
         if (request.mode() == SearchMode.KEYWORD) {
             return store.search(request);
         }
-        if (!semantic) {
+        if (vectors == null) {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
-        return store.semanticSearch(request);
+        return vectors.semanticSearch(request);
     }
 
     /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
@@ -240,7 +248,7 @@ public final class GraphMemoryProvider extends FacetedMemoryProvider {
 
     @Override
     public Set<Capability> capabilities() {
-        return semantic ? WITH_SEMANTIC : CAPABILITIES;
+        return vectors != null ? WITH_SEMANTIC : CAPABILITIES;
     }
 
     private MemoryEntry restore(List<MemoryEntry> versions) {
