@@ -10,6 +10,7 @@ import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.file.internal.FileTransactions;
+import dev.forge.memory.file.internal.FileRelations;
 import dev.forge.memory.file.internal.FileStore;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
@@ -141,7 +142,8 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         this.config = config;
         this.store = store;
         this.limits = Limits.DEFAULT.withMaxValueBytes(Math.min(Limits.DEFAULT.maxValueBytes(), config.maxFileSize().bytes()));
-        offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
+        FileRelations relations = store.graph();
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
         // Deletions are not kept here (a delete removes the history files), so purging is deleting.
         offerHistory(Facets.history(store::versions, this::delete, this::clear));
         FileTransactions backend = new FileTransactions(store, limits, context.clock());

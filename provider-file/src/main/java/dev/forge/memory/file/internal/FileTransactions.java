@@ -12,10 +12,10 @@ import java.util.Optional;
 
 /**
  * The file store side of an {@link dev.forge.memory.support.tx.OptimisticTransaction}: a key's revision is what its
- * file held at first touch ({@link FileStore.Lookup#sameStateAs}); a damaged file reads as unreadable, and a set or
+ * file held at first touch ({@link Lookup#sameStateAs}); a damaged file reads as unreadable, and a set or
  * delete replaces it. Deletions leave no tombstone. Commits go through {@link FileStore#commit}.
  */
-public final class FileTransactions implements TransactionBackend<FileStore.Lookup> {
+public final class FileTransactions implements TransactionBackend<Lookup> {
 
     private final FileStore store;
     private final Limits limits;
@@ -54,8 +54,8 @@ public final class FileTransactions implements TransactionBackend<FileStore.Look
     }
 
     @Override
-    public Snapshot<FileStore.Lookup> read(EntryRef ref) {
-        FileStore.Lookup stored = store.lookup(ref.key(), ref.scope());
+    public Snapshot<Lookup> read(EntryRef ref) {
+        Lookup stored = store.lookup(ref.key(), ref.scope());
         if (stored.damaged() != null) {
             return Snapshot.unreadable(stored.damaged().corruption(ref.key()), stored);
         }
@@ -69,7 +69,7 @@ public final class FileTransactions implements TransactionBackend<FileStore.Look
     }
 
     @Override
-    public void commit(Commit<FileStore.Lookup> commit) {
-        store.commit(commit);
+    public void commit(Commit<Lookup> commit) {
+        store.commits.commit(commit);
     }
 }
