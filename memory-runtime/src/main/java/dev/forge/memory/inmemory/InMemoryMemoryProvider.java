@@ -34,9 +34,7 @@ import dev.forge.memory.support.KeywordScorer;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderContext;
-import dev.forge.memory.Limits;
 import dev.forge.memory.Reindexing;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -358,31 +356,11 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
      * identity (entries are immutable and every write stores a new object), so a delete and re-create in between is a
      * conflict too. A commit checks and applies under the write lock.
      */
-    private final class TransactionStore implements TransactionBackend<MemoryEntry> {
+    private final class TransactionStore extends TransactionBackend<MemoryEntry> {
 
-        @Override
-        public void checkOpen() {
-            InMemoryMemoryProvider.this.checkOpen();
-        }
-
-        @Override
-        public boolean isClosed() {
-            return closed;
-        }
-
-        @Override
-        public Limits limits() {
-            return InMemoryMemoryProvider.this.limits();
-        }
-
-        @Override
-        public Clock clock() {
-            return context.clock();
-        }
-
-        @Override
-        public boolean tombstones() {
-            return store.tombstones();
+        TransactionStore() {
+            super(InMemoryMemoryProvider.this::checkOpen, () -> closed, InMemoryMemoryProvider.this.limits(),
+                    context.clock(), store.tombstones());
         }
 
         @Override

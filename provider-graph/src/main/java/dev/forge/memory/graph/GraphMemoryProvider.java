@@ -2,7 +2,6 @@ package dev.forge.memory.graph;
 
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -10,13 +9,9 @@ import java.util.Set;
 import dev.forge.memory.Capability;
 import dev.forge.memory.Hit;
 import dev.forge.memory.IndexModelMismatchException;
-import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.Query;
-import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.UnsupportedCapabilityException;
-import dev.forge.memory.VersionHistory;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.graph.internal.Drivers;
 import dev.forge.memory.graph.internal.GraphHistory;
@@ -25,8 +20,7 @@ import dev.forge.memory.graph.internal.GraphStore;
 import dev.forge.memory.graph.internal.GraphVectors;
 import dev.forge.memory.graph.internal.GraphTransactions;
 import dev.forge.memory.EntryRules;
-import dev.forge.memory.support.EntryWrite;
-import dev.forge.memory.support.FacetedMemoryProvider;
+import dev.forge.memory.support.StoreBackedMemoryProvider;
 import dev.forge.memory.support.Facets;
 import dev.forge.memory.support.tx.OptimisticTransaction;
 import dev.forge.memory.spi.ProviderConfig;
@@ -98,7 +92,7 @@ import dev.forge.memory.spi.ProviderContext;
  * the semantic one by {@link dev.forge.memory.support.SemanticScorer}'s reciprocal rank fusion, {@code threshold}
  * applying to the fused score. Without a model, semantic and hybrid search are refused.
  */
-public final class GraphMemoryProvider extends FacetedMemoryProvider {
+public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "graph";
@@ -117,6 +111,7 @@ public final class GraphMemoryProvider extends FacetedMemoryProvider {
     private final GraphVectors vectors;
 
     private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context, GraphVectors vectors) {
+        super(store);
         this.vectors = vectors;
         this.store = store;
         this.config = config;
@@ -193,22 +188,6 @@ public final class GraphMemoryProvider extends FacetedMemoryProvider {
         return config;
     }
 
-    @Override
-    public Optional<MemoryEntry> get(String key, Scope scope) {
-        return store.get(key, scope);
-    }
-
-    @Override
-    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-        store.checkOpen();
-        return store.set(EntryWrite.validate(key, value, scope, tags, metadata, limits()));
-    }
-
-    @Override
-    public List<MemoryEntry> query(Query query) {
-        return store.query(query);
-    }
-
     /**
      * Keyword search through the full-text index, semantic and hybrid search through the vector index; see the class
      * comment for the scores.
@@ -228,32 +207,9 @@ public final class GraphMemoryProvider extends FacetedMemoryProvider {
         return vectors.semanticSearch(request);
     }
 
-    /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
-    @Override
-    public boolean delete(String key, Scope scope) {
-        return store.delete(key, scope);
-    }
-
-    /** Writes a tombstone version for every entry of the scope; histories stay. */
-    @Override
-    public int clear(Scope scope) {
-        return store.clear(scope);
-    }
-
-    /** Erases this session's memories for good, tombstones and history included. */
-    @Override
-    public int endSession() {
-        return store.endSession();
-    }
-
     @Override
     public Set<Capability> capabilities() {
         return vectors != null ? WITH_SEMANTIC : CAPABILITIES;
-    }
-
-    private MemoryEntry restore(List<MemoryEntry> versions) {
-        store.checkOpen();
-        return store.restore(EntryRules.checkChain(versions, limits()));
     }
 
     /** Gives the shared driver back; it closes with the last provider of this JVM using it. Idempotent. */

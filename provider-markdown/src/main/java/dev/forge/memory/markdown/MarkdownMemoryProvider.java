@@ -1,6 +1,7 @@
 package dev.forge.memory.markdown;
 
-import dev.forge.memory.support.FacetedMemoryProvider;
+import dev.forge.memory.support.EntryStore;
+import dev.forge.memory.support.StoreBackedMemoryProvider;
 import dev.forge.memory.support.Facets;
 import dev.forge.memory.Capability;
 import dev.forge.memory.Hit;
@@ -15,14 +16,12 @@ import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.markdown.internal.GitOptions;
 import dev.forge.memory.markdown.internal.MarkdownStore;
-import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.Keys;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -143,7 +142,7 @@ import java.util.Set;
  * the repository cannot be opened, created or committed to, the write is kept, git is switched off for this
  * provider with the reason (logged once at WARN), and {@link #gitStatus()} and {@link #doctor()} report it.
  */
-public final class MarkdownMemoryProvider extends FacetedMemoryProvider {
+public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "markdown";
@@ -154,6 +153,7 @@ public final class MarkdownMemoryProvider extends FacetedMemoryProvider {
     private final MarkdownStore store;
 
     private MarkdownMemoryProvider(MarkdownStore store) {
+        super(entries(store));
         this.store = store;
         offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
         offerHistory(Facets.history(store::versions, store::purge, store::purge));
@@ -213,23 +213,6 @@ public final class MarkdownMemoryProvider extends FacetedMemoryProvider {
         return store.globalDirectory();
     }
 
-    @Override
-    public Optional<MemoryEntry> get(String key, Scope scope) {
-        return store.get(key, scope);
-    }
-
-    @Override
-    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-        store.checkOpen();
-        EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
-        return store.set(write);
-    }
-
-    @Override
-    public List<MemoryEntry> query(Query query) {
-        return store.query(query);
-    }
-
     /**
      * Keyword search over keys, tags and bodies.
      *
@@ -245,32 +228,9 @@ public final class MarkdownMemoryProvider extends FacetedMemoryProvider {
         return store.search(request);
     }
 
-    /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
-    @Override
-    public boolean delete(String key, Scope scope) {
-        return store.delete(key, scope);
-    }
-
-    /** Writes a tombstone version for every entry of the scope; histories stay. */
-    @Override
-    public int clear(Scope scope) {
-        return store.clear(scope);
-    }
-
-    /** Removes this session's memories for good, tombstones and history included, with their directory. */
-    @Override
-    public int endSession() {
-        return store.endSession();
-    }
-
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;
-    }
-
-    private MemoryEntry restore(List<MemoryEntry> versions) {
-        store.checkOpen();
-        return store.restore(EntryRules.checkChain(versions, limits()));
     }
 
     /**
@@ -332,5 +292,50 @@ public final class MarkdownMemoryProvider extends FacetedMemoryProvider {
     @Override
     public String toString() {
         return "MarkdownMemoryProvider[" + store.projectDirectory() + ", global " + store.globalDirectory() + "]";
+    }
+
+    /** The store's core calls, as {@link StoreBackedMemoryProvider} forwards them. */
+    private static EntryStore entries(MarkdownStore store) {
+        return new EntryStore() {
+            @Override
+            public void checkOpen() {
+                store.checkOpen();
+            }
+
+            @Override
+            public Optional<MemoryEntry> get(String key, Scope scope) {
+                return store.get(key, scope);
+            }
+
+            @Override
+            public MemoryEntry set(EntryWrite write) {
+                return store.set(write);
+            }
+
+            @Override
+            public List<MemoryEntry> query(Query query) {
+                return store.query(query);
+            }
+
+            @Override
+            public boolean delete(String key, Scope scope) {
+                return store.delete(key, scope);
+            }
+
+            @Override
+            public int clear(Scope scope) {
+                return store.clear(scope);
+            }
+
+            @Override
+            public int endSession() {
+                return store.endSession();
+            }
+
+            @Override
+            public MemoryEntry restore(List<MemoryEntry> chain) {
+                return store.restore(chain);
+            }
+        };
     }
 }

@@ -2,22 +2,16 @@ package dev.forge.memory.sqlite;
 
 import dev.forge.memory.Capability;
 import dev.forge.memory.Hit;
-import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.Query;
-import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.UnsupportedCapabilityException;
-import dev.forge.memory.VersionHistory;
 import dev.forge.memory.sqlite.internal.SqliteTransactions;
 import dev.forge.memory.sqlite.internal.Database;
 import dev.forge.memory.sqlite.internal.SqliteGraph;
 import dev.forge.memory.sqlite.internal.SqliteMaintenance;
 import dev.forge.memory.sqlite.internal.SqliteStore;
-import dev.forge.memory.EntryRules;
-import dev.forge.memory.support.EntryWrite;
-import dev.forge.memory.support.FacetedMemoryProvider;
+import dev.forge.memory.support.StoreBackedMemoryProvider;
 import dev.forge.memory.support.Facets;
 import dev.forge.memory.support.tx.OptimisticTransaction;
 import dev.forge.memory.spi.ProviderContext;
@@ -25,9 +19,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -112,7 +104,7 @@ import java.util.Set;
  * user text is never FTS syntax. {@code bm25()} is negative, lower is better; a hit's score is
  * {@code -bm25 / (1 - bm25)}, in (0, 1) and in the same order. {@link #searchWithSnippets} adds a snippet to each hit.
  */
-public final class SqliteMemoryProvider extends FacetedMemoryProvider {
+public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "sqlite";
@@ -126,6 +118,7 @@ public final class SqliteMemoryProvider extends FacetedMemoryProvider {
     private final SqliteMaintenance maintenance;
 
     private SqliteMemoryProvider(SqliteStore store, SqliteConfig config, Clock clock) {
+        super(store);
         this.store = store;
         this.config = config;
         this.clock = clock;
@@ -178,22 +171,6 @@ public final class SqliteMemoryProvider extends FacetedMemoryProvider {
         return store.database();
     }
 
-    @Override
-    public Optional<MemoryEntry> get(String key, Scope scope) {
-        return store.get(key, scope);
-    }
-
-    @Override
-    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-        store.checkOpen();
-        return store.set(EntryWrite.validate(key, value, scope, tags, metadata, limits()));
-    }
-
-    @Override
-    public List<MemoryEntry> query(Query query) {
-        return store.query(query);
-    }
-
     /**
      * Keyword search over keys, values and tags through FTS5; see the class comment for the score.
      *
@@ -239,37 +216,9 @@ public final class SqliteMemoryProvider extends FacetedMemoryProvider {
         }
     }
 
-    /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
-    @Override
-    public boolean delete(String key, Scope scope) {
-        return store.delete(key, scope);
-    }
-
-    /** Writes a tombstone version for every entry of the scope; histories stay. */
-    @Override
-    public int clear(Scope scope) {
-        return store.clear(scope);
-    }
-
-    /**
-     * Erases this session's memories for good, tombstones and history included (nothing can read a finished session's
-     * history, and it would otherwise grow the file forever).
-     *
-     * @return the number of live entries removed
-     */
-    @Override
-    public int endSession() {
-        return store.endSession();
-    }
-
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;
-    }
-
-    private MemoryEntry restore(List<MemoryEntry> versions) {
-        store.checkOpen();
-        return store.restore(EntryRules.checkChain(versions, limits()));
     }
 
     /**

@@ -15,42 +15,14 @@ import java.util.Optional;
  * file held at first touch ({@link Lookup#sameStateAs}); a damaged file reads as unreadable, and a set or
  * delete replaces it. Deletions leave no tombstone. Commits go through {@link FileStore#commit}.
  */
-public final class FileTransactions implements TransactionBackend<Lookup> {
+public final class FileTransactions extends TransactionBackend<Lookup> {
 
     private final FileStore store;
-    private final Limits limits;
-    private final Clock clock;
 
     /** Transactions on {@code store}, validating writes against {@code limits}. */
     public FileTransactions(FileStore store, Limits limits, Clock clock) {
+        super(store::checkOpen, store::isClosed, limits, clock, false);
         this.store = store;
-        this.limits = limits;
-        this.clock = clock;
-    }
-
-    @Override
-    public void checkOpen() {
-        store.checkOpen();
-    }
-
-    @Override
-    public boolean isClosed() {
-        return store.isClosed();
-    }
-
-    @Override
-    public Limits limits() {
-        return limits;
-    }
-
-    @Override
-    public Clock clock() {
-        return clock;
-    }
-
-    @Override
-    public boolean tombstones() {
-        return false;
     }
 
     @Override

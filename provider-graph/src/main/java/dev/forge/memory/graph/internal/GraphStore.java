@@ -47,6 +47,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.EntryRules;
+import dev.forge.memory.support.EntryStore;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.KeyPattern;
 import dev.forge.memory.Keys;
@@ -63,7 +64,7 @@ import dev.forge.memory.embedding.EmbeddingModel;
  * no reader sees) when missing: the uniqueness constraint makes creators of one key queue, and the lock makes
  * read-modify-write of the version safe across threads and processes.
  */
-public final class GraphStore {
+public final class GraphStore implements EntryStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(GraphStore.class);
 

@@ -2,7 +2,6 @@ package dev.forge.memory.graph.internal;
 
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.Keys;
-import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.support.tx.Change;
 import dev.forge.memory.support.tx.Commit;
@@ -19,40 +18,14 @@ import java.util.Map;
  * of its live node or last tombstone. A commit is one Neo4j write transaction that locks every touched key's node,
  * checks each still has the revision seen, then applies every buffered write, or applies nothing.
  */
-public final class GraphTransactions implements TransactionBackend<String> {
+public final class GraphTransactions extends TransactionBackend<String> {
 
     private final GraphStore store;
-    private final Clock clock;
 
     /** Transactions on {@code store}, stamping writes with {@code clock}. */
     public GraphTransactions(GraphStore store, Clock clock) {
+        super(store::checkOpen, store::isClosed, store.limits(), clock, true);
         this.store = store;
-        this.clock = clock;
-    }
-
-    @Override
-    public void checkOpen() {
-        store.checkOpen();
-    }
-
-    @Override
-    public boolean isClosed() {
-        return store.isClosed();
-    }
-
-    @Override
-    public Limits limits() {
-        return store.limits();
-    }
-
-    @Override
-    public Clock clock() {
-        return clock;
-    }
-
-    @Override
-    public boolean tombstones() {
-        return true;
     }
 
     @Override
@@ -81,7 +54,7 @@ public final class GraphTransactions implements TransactionBackend<String> {
                 if (change.entry().isPresent()) {
                     store.apply(tx, change.entry().get(), current, vectors.get(i));
                 } else if (current.live().isPresent()) {
-                    store.deleteLive(tx, ref.scope(), ref.key(), current, clock.instant());
+                    store.deleteLive(tx, ref.scope(), ref.key(), current, clock().instant());
                 }
             }
             for (EntryRef ref : commit.observed().keySet()) {

@@ -10,6 +10,7 @@ import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.EntryRules;
+import dev.forge.memory.support.EntryStore;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.KeywordScorer;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * The operations of one provider on a {@link Database}: what its project and session see of the shared file, and how
  * each call maps to SQL. Every write is one SQLite transaction; every read one statement, so it sees one snapshot.
  */
-public final class SqliteStore {
+public final class SqliteStore implements EntryStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteStore.class);
 

@@ -2,7 +2,6 @@ package dev.forge.memory.sqlite.internal;
 
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.Keys;
-import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.support.tx.Change;
 import dev.forge.memory.support.tx.Commit;
@@ -18,40 +17,14 @@ import java.util.Optional;
  * last version row, tombstones included. A commit is one {@code BEGIN IMMEDIATE} transaction that checks every
  * revision the transaction saw, then applies every buffered write, or applies nothing.
  */
-public final class SqliteTransactions implements TransactionBackend<Long> {
+public final class SqliteTransactions extends TransactionBackend<Long> {
 
     private final SqliteStore store;
-    private final Clock clock;
 
     /** Transactions on {@code store}, stamping writes with {@code clock}. */
     public SqliteTransactions(SqliteStore store, Clock clock) {
+        super(store::checkOpen, store::isClosed, store.limits(), clock, true);
         this.store = store;
-        this.clock = clock;
-    }
-
-    @Override
-    public void checkOpen() {
-        store.checkOpen();
-    }
-
-    @Override
-    public boolean isClosed() {
-        return store.isClosed();
-    }
-
-    @Override
-    public Limits limits() {
-        return store.limits();
-    }
-
-    @Override
-    public Clock clock() {
-        return clock;
-    }
-
-    @Override
-    public boolean tombstones() {
-        return true;
     }
 
     @Override
@@ -94,7 +67,7 @@ public final class SqliteTransactions implements TransactionBackend<Long> {
                 if (change.entry().isPresent()) {
                     SqliteStore.apply(connection, namespace, change.entry().get(), current);
                 } else if (current.live()) {
-                    SqliteStore.deleteLive(connection, namespace, change.ref().key(), current, clock.instant());
+                    SqliteStore.deleteLive(connection, namespace, change.ref().key(), current, clock().instant());
                 }
             }
             return null;
