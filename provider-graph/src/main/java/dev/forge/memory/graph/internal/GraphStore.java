@@ -95,7 +95,7 @@ public final class GraphStore implements EntryStore {
 
     /**
      * A store {@code store} on {@code driver} for {@code project} and {@code session}; {@code model} (null for none)
-     * makes the vectors of entries. With a model, call {@link #prepareVectors} before use.
+     * makes the vectors of entries. With a model, call {@link GraphVectors#prepareVectors} before use.
      */
     public GraphStore(String provider, Drivers.Shared driver, Clock clock, String store, String project, String session,
                       Limits limits, Duration queryTimeout, EmbeddingModel model) {
