@@ -2,25 +2,18 @@ package dev.forge.memory.inmemory;
 
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.Capability;
-import dev.forge.memory.ConflictException;
 import dev.forge.memory.Direction;
 import dev.forge.memory.EntryNotFoundException;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
-import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryGraph;
-import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
-import dev.forge.memory.Reindexing;
-import dev.forge.memory.Restoring;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.Transactions;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
@@ -29,15 +22,21 @@ import dev.forge.memory.inmemory.InMemoryStore.Namespace;
 import dev.forge.memory.inmemory.InMemoryStore.NodeId;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.FacetedMemoryProvider;
+import dev.forge.memory.support.tx.Change;
+import dev.forge.memory.support.tx.Commit;
+import dev.forge.memory.support.tx.OptimisticTransaction;
+import dev.forge.memory.support.tx.Snapshot;
+import dev.forge.memory.support.tx.TransactionBackend;
 import dev.forge.memory.support.GraphWalker;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.KeywordScorer;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.Reindexing;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -50,10 +49,10 @@ import java.util.concurrent.locks.Lock;
  * reindexing only when opened with an embedding model.
  *
  * <p>Thread-safe: one read-write lock per store. Transactions are optimistic: writes are buffered, and
- * commit fails with {@link ConflictException} (applying nothing) if a key the transaction touched was changed
+ * commit fails with {@link dev.forge.memory.ConflictException} (applying nothing) if a key the transaction touched was changed
  * by someone else since it first touched it. Not shared between processes.
  */
-public final class InMemoryMemoryProvider implements MemoryProvider {
+public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "in-memory";
@@ -66,11 +65,6 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
 
     private final InMemoryStore store;
     private final ProviderContext context;
-    private final Graph graph = new Graph();
-    private final Transactions transactions = this::begin;
-    private final VersionHistory history = new History();
-    private final Reindexing reindexing = this::reindex;
-    private final Restoring restoring = this::restore;
     private volatile boolean closed;
     private final EmbeddingModel model;
     // Vectors of the entries searched so far; entries are immutable, and a replaced one is collected with its vector.
@@ -90,6 +84,15 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         this.store = Objects.requireNonNull(store, "store");
         this.context = Objects.requireNonNull(context, "context");
         this.model = Objects.requireNonNull(model, "model").orElse(null);
+        offerGraph(new Graph());
+        offerHistory(new History());
+        TransactionStore backend = new TransactionStore();
+        offerTransactions(() -> OptimisticTransaction.begin(backend));
+        offerRestoring(this::restore);
+        if (this.model != null) {
+            // A reindex embeds every current entry of the store again, replacing cached vectors.
+            offerReindexing(this::reindex);
+        }
     }
 
     @Override
@@ -155,7 +158,8 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
         NodeId id = node(new EntryRef(key, scope));
         return write(() -> {
-            MemoryEntry entry = stamp(write, id, Optional.ofNullable(store.current(id)), null);
+            MemoryEntry entry = write.toEntry(Optional.ofNullable(store.current(id)), store.lastVersion(id),
+                    context.clock().instant());
             store.append(id, entry);
             return entry;
         });
@@ -202,22 +206,6 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         return write(() -> store.clear(namespace));
     }
 
-    /**
-     * The entry {@code write} stores over {@code previous}: see {@link EntryWrite#toEntry}, except that with
-     * tombstones a key without a current entry continues its numbering after the tombstone.
-     *
-     * @param deletedVersion the version of the entry a transaction deleted before this write, or null if none
-     */
-    private MemoryEntry stamp(EntryWrite write, NodeId id, Optional<MemoryEntry> previous, Long deletedVersion) {
-        MemoryEntry entry = write.toEntry(previous, context.clock().instant());
-        if (previous.isPresent()) {
-            return entry;
-        }
-        long version = store.firstVersion(id, deletedVersion != null, deletedVersion == null ? 0 : deletedVersion);
-        return version == entry.version() ? entry : new MemoryEntry(entry.key(), entry.value(), entry.scope(),
-                entry.tags(), entry.metadata(), entry.createdAt(), entry.updatedAt(), version);
-    }
-
     @Override
     public Set<Capability> capabilities() {
         Set<Capability> capabilities = store.tombstones() ? WITH_TOMBSTONES : CAPABILITIES;
@@ -230,26 +218,6 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         return Set.copyOf(semantic);
     }
 
-    @Override
-    public Optional<MemoryGraph> graph() {
-        return Optional.of(graph);
-    }
-
-    @Override
-    public Optional<Transactions> transactions() {
-        return Optional.of(transactions);
-    }
-
-    @Override
-    public Optional<VersionHistory> history() {
-        return Optional.of(history);
-    }
-
-    @Override
-    public Optional<Restoring> restoring() {
-        return Optional.of(restoring);
-    }
-
     private MemoryEntry restore(List<MemoryEntry> versions) {
         checkOpen();
         List<MemoryEntry> chain = EntryRules.checkChain(versions, limits());
@@ -259,12 +227,6 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
             store.replace(id, chain);
             return current;
         });
-    }
-
-    /** Present with a model: a reindex embeds every current entry of the store again, replacing cached vectors. */
-    @Override
-    public Optional<Reindexing> reindexing() {
-        return model == null ? Optional.empty() : Optional.of(reindexing);
     }
 
     private Reindexing.ReindexResult reindex(Reindexing.Progress progress) {
@@ -389,111 +351,41 @@ public final class InMemoryMemoryProvider implements MemoryProvider {
         }
     }
 
-    private MemoryTransaction begin() {
-        checkOpen();
-        return new Transaction();
-    }
-
-    /** One buffered write of a transaction: an entry to append, or a delete when {@code entry} is null. */
-    private record Operation(NodeId id, MemoryEntry entry) {
-    }
-
     /**
-     * Buffers operations; applies them all under the write lock at commit, or none. Conflicts are detected by
-     * identity: the entry object a transaction first saw must still be the stored one (entries are immutable and
-     * every write stores a new object), so a delete and re-create in between is a conflict too.
+     * The store side of this provider's transactions. A key's revision is the entry object first seen, compared by
+     * identity (entries are immutable and every write stores a new object), so a delete and re-create in between is a
+     * conflict too. A commit checks and applies under the write lock.
      */
-    private final class Transaction implements MemoryTransaction {
-        private final List<Operation> operations = new ArrayList<>();
-        private final Map<NodeId, Optional<MemoryEntry>> view = new HashMap<>();
-        private final Map<NodeId, MemoryEntry> observed = new HashMap<>();
-        // The version of the entry this transaction deleted last, per key, while no later set of it is buffered.
-        private final Map<NodeId, Long> deletedVersions = new HashMap<>();
-        private boolean active = true;
+    private final class TransactionStore extends TransactionBackend<MemoryEntry> {
 
-        private void checkActive() {
-            checkOpen();
-            if (!active) {
-                throw new InvalidRequestException("This transaction is already committed or rolled back; begin a new one.");
-            }
-        }
-
-        private Optional<MemoryEntry> current(NodeId id) {
-            Optional<MemoryEntry> seen = view.get(id);
-            if (seen != null) {
-                return seen;
-            }
-            MemoryEntry stored = read(() -> store.current(id));
-            if (!observed.containsKey(id)) {
-                observed.put(id, stored);
-            }
-            return Optional.ofNullable(stored);
+        TransactionStore() {
+            super(InMemoryMemoryProvider.this::checkOpen, () -> closed, InMemoryMemoryProvider.this.limits(),
+                    context.clock(), store.tombstones());
         }
 
         @Override
-        public Optional<MemoryEntry> get(String key, Scope scope) {
-            checkActive();
-            return current(node(new EntryRef(Keys.validate(key), scope)));
-        }
-
-        @Override
-        public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-            checkActive();
-            EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
-            NodeId id = node(new EntryRef(key, scope));
-            MemoryEntry entry = stamp(write, id, current(id), deletedVersions.remove(id));
-            view.put(id, Optional.of(entry));
-            operations.add(new Operation(id, entry));
-            return entry;
-        }
-
-        @Override
-        public boolean delete(String key, Scope scope) {
-            checkActive();
-            NodeId id = node(new EntryRef(Keys.validate(key), scope));
-            Optional<MemoryEntry> existing = current(id);
-            view.put(id, Optional.empty());
-            existing.ifPresent(entry -> deletedVersions.put(id, entry.version()));
-            operations.add(new Operation(id, null));
-            return existing.isPresent();
-        }
-
-        @Override
-        public void commit() {
-            checkActive();
-            active = false;
-            write(() -> {
-                for (Map.Entry<NodeId, MemoryEntry> seen : observed.entrySet()) {
-                    if (store.current(seen.getKey()) != seen.getValue()) {
-                        throw new ConflictException("Transaction not committed: " + seen.getKey().ref()
-                                + " was changed by another writer since this transaction read it. Retry the transaction.");
-                    }
-                }
-                for (Operation operation : operations) {
-                    if (operation.entry() == null) {
-                        store.remove(operation.id());
-                    } else {
-                        store.append(operation.id(), operation.entry());
-                    }
-                }
-                return null;
+        public Snapshot<MemoryEntry> read(EntryRef ref) {
+            NodeId id = node(ref);
+            return InMemoryMemoryProvider.this.read(() -> {
+                MemoryEntry stored = store.current(id);
+                return Snapshot.of(Optional.ofNullable(stored), store.lastVersion(id), stored);
             });
         }
 
         @Override
-        public void rollback() {
-            checkActive();
-            active = false;
-        }
-
-        @Override
-        public boolean isActive() {
-            return active && !closed;
-        }
-
-        @Override
-        public void close() {
-            active = false;
+        public void commit(Commit<MemoryEntry> commit) {
+            write(() -> {
+                commit.verify(ref -> store.current(node(ref)), (seen, now) -> seen == now);
+                for (Change change : commit.changes()) {
+                    NodeId id = node(change.ref());
+                    if (change.isDelete()) {
+                        store.remove(id);
+                    } else {
+                        store.append(id, change.entry().get());
+                    }
+                }
+                return null;
+            });
         }
     }
 }

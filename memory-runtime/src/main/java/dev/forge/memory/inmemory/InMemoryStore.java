@@ -2,6 +2,7 @@ package dev.forge.memory.inmemory;
 
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import java.time.Instant;
@@ -108,20 +109,16 @@ public final class InMemoryStore {
     }
 
     /**
-     * The version a write of a key that has no current entry gets: 1, or after a tombstone the number after it.
-     *
-     * @param deletedMeanwhile whether the caller deletes the key before this write without the store knowing yet
-     *                         (a transaction's buffered delete of a current entry of version {@code currentVersion})
+     * The highest version the key has taken: its current entry's, or with tombstones its last tombstone's; 0 if
+     * neither (a new key, or one deleted without tombstones, starts again at 1).
      */
-    long firstVersion(NodeId id, boolean deletedMeanwhile, long currentVersion) {
-        if (!tombstones) {
-            return 1;
+    long lastVersion(NodeId id) {
+        MemoryEntry current = current(id);
+        if (current != null) {
+            return current.version();
         }
-        if (deletedMeanwhile) {
-            return currentVersion + 2;
-        }
-        Long tombstone = tombstoned.get(id);
-        return tombstone == null ? 1 : tombstone + 1;
+        Long tombstone = tombstones ? tombstoned.get(id) : null;
+        return tombstone == null ? 0 : tombstone;
     }
 
     void append(NodeId id, MemoryEntry entry) {
@@ -147,7 +144,7 @@ public final class InMemoryStore {
             return false;
         }
         if (tombstones) {
-            tombstoned.put(id, current.version() + 1);
+            tombstoned.put(id, EntryWrite.nextVersion(id.ref(), current.version()));
         } else {
             versions.get(id.namespace()).remove(id.key());
         }

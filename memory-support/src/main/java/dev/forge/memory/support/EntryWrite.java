@@ -1,5 +1,6 @@
 package dev.forge.memory.support;
 
+import dev.forge.memory.EntryRef;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.Keys;
 import dev.forge.memory.Limits;
@@ -82,15 +83,47 @@ public final class EntryWrite {
      * The entry this write stores, given what was there before and the time now: version 1 and
      * {@code createdAt = now} for a new key, otherwise the previous {@code createdAt} and version + 1.
      * {@code updatedAt} never goes back before the previous one, even if the clock does.
+     *
+     * @throws VersionOverflowException if the previous version is {@link Long#MAX_VALUE}
      */
     public MemoryEntry toEntry(Optional<MemoryEntry> previous, Instant now) {
+        return toEntry(previous, 0, now);
+    }
+
+    /**
+     * The entry this write stores over the live entry {@code live}, if any, when the highest version the key has taken
+     * (tombstones included) is {@code lastVersion}: the one version-stamping rule of every provider. Over a live entry,
+     * its {@code createdAt} and its version + 1, with {@code updatedAt} never before the live one's even if the clock
+     * goes back; with none, {@code createdAt = now} and the version after {@code lastVersion} (1 for a new key or for
+     * a backend whose deletions leave no tombstone, which passes 0).
+     *
+     * @throws VersionOverflowException if the version would pass {@link Long#MAX_VALUE}
+     */
+    public MemoryEntry toEntry(Optional<MemoryEntry> live, long lastVersion, Instant now) {
         Instant at = now.truncatedTo(ChronoUnit.MILLIS);
-        if (previous.isEmpty()) {
-            return new MemoryEntry(key, value, scope, tags, metadata, at, at, 1);
+        EntryRef ref = new EntryRef(key, scope);
+        if (live.isEmpty()) {
+            return new MemoryEntry(key, value, scope, tags, metadata, at, at, nextVersion(ref, lastVersion));
         }
-        MemoryEntry before = previous.get();
+        MemoryEntry before = live.get();
         Instant updated = at.isBefore(before.updatedAt()) ? before.updatedAt() : at;
-        return new MemoryEntry(key, value, scope, tags, metadata, before.createdAt(), updated, before.version() + 1);
+        return new MemoryEntry(key, value, scope, tags, metadata, before.createdAt(), updated,
+                nextVersion(ref, before.version()));
+    }
+
+    /**
+     * The version after {@code version} for the key {@code ref}: of an overwrite, or of the tombstone a deletion
+     * leaves. Versions count on past {@link dev.forge.memory.EntryRules#MAX_VERSION} (the largest a restore accepts)
+     * and stop at {@link Long#MAX_VALUE}.
+     *
+     * @throws VersionOverflowException naming the key, if {@code version} is {@link Long#MAX_VALUE}
+     */
+    public static long nextVersion(EntryRef ref, long version) {
+        Objects.requireNonNull(ref, "ref");
+        if (version == Long.MAX_VALUE) {
+            throw new VersionOverflowException(ref, version);
+        }
+        return version + 1;
     }
 
     @Override

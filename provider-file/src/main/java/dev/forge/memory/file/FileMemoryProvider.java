@@ -1,39 +1,27 @@
 package dev.forge.memory.file;
 
 import dev.forge.memory.Capability;
-import dev.forge.memory.Direction;
-import dev.forge.memory.EntryRef;
-import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
-import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.MemoryGraph;
-import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
-import dev.forge.memory.Relation;
-import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.Transactions;
-import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
-import dev.forge.memory.VersionHistory;
-import dev.forge.memory.file.internal.CommitLog;
+import dev.forge.memory.file.internal.FileTransactions;
+import dev.forge.memory.file.internal.FileRelations;
 import dev.forge.memory.file.internal.FileStore;
-import dev.forge.memory.file.internal.Namespace;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.FacetedMemoryProvider;
+import dev.forge.memory.support.Facets;
+import dev.forge.memory.support.tx.OptimisticTransaction;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.KeywordScorer;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -122,7 +110,7 @@ import java.util.Set;
  * {@code fsync: false} all this holds for a crash of the process, not of the machine.)
  *
  * <h2>Restore</h2>
- * {@link Restoring#restore} (import, migration) writes the given versions as they are: the last becomes the
+ * {@link dev.forge.memory.Restoring#restore} (import, migration) writes the given versions as they are: the last becomes the
  * entry file, the earlier ones the key's whole {@code .history} directory (gaps in version numbers kept); a damaged
  * file of the key is moved aside as by {@code set}, relations stay. Since no single rename replaces an entry file
  * and its history directory together, a restore is a commit of one operation: its record (holding the whole chain)
@@ -133,7 +121,7 @@ import java.util.Set;
  *
  * <p>Thread-safe; no background threads. Semantic search is not offered.
  */
-public final class FileMemoryProvider implements MemoryProvider {
+public final class FileMemoryProvider extends FacetedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "file";
@@ -148,16 +136,20 @@ public final class FileMemoryProvider implements MemoryProvider {
     private final FileConfig config;
     private final FileStore store;
     private final Limits limits;
-    private final MemoryGraph graph = new Graph();
-    private final Transactions transactions = this::begin;
-    private final VersionHistory history = new History();
-    private final Restoring restoring = this::restore;
 
     private FileMemoryProvider(ProviderContext context, FileConfig config, FileStore store) {
         this.context = context;
         this.config = config;
         this.store = store;
         this.limits = Limits.DEFAULT.withMaxValueBytes(Math.min(Limits.DEFAULT.maxValueBytes(), config.maxFileSize().bytes()));
+        FileRelations relations = store.graph();
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
+        // Deletions are not kept here (a delete removes the history files), so purging is deleting.
+        offerHistory(Facets.history(store::versions, this::delete, this::clear));
+        FileTransactions backend = new FileTransactions(store, limits, context.clock());
+        offerTransactions(() -> OptimisticTransaction.begin(backend));
+        // A restore writes the key's current file and its whole history, as one recorded commit.
+        offerRestoring(this::restore);
     }
 
     /**
@@ -250,27 +242,6 @@ public final class FileMemoryProvider implements MemoryProvider {
         return limits;
     }
 
-    @Override
-    public Optional<MemoryGraph> graph() {
-        return Optional.of(graph);
-    }
-
-    @Override
-    public Optional<Transactions> transactions() {
-        return Optional.of(transactions);
-    }
-
-    @Override
-    public Optional<VersionHistory> history() {
-        return Optional.of(history);
-    }
-
-    /** Present: a restore writes the key's current file and its whole history, as one recorded commit. */
-    @Override
-    public Optional<Restoring> restoring() {
-        return Optional.of(restoring);
-    }
-
     private MemoryEntry restore(List<MemoryEntry> versions) {
         store.checkOpen();
         return store.restore(EntryRules.checkChain(versions, limits));
@@ -294,158 +265,5 @@ public final class FileMemoryProvider implements MemoryProvider {
     @Override
     public List<dev.forge.memory.StoreProblem> doctor() {
         return store.problems();
-    }
-
-    /** Deletions are not kept here (a delete removes the history files), so purging is deleting. */
-    private final class History implements VersionHistory {
-
-        @Override
-        public List<MemoryEntry> versions(String key, Scope scope) {
-            store.checkOpen();
-            Keys.validate(key);
-            Objects.requireNonNull(scope, "scope");
-            return store.versions(key, scope);
-        }
-
-        @Override
-        public boolean purge(String key, Scope scope) {
-            return delete(key, scope);
-        }
-
-        @Override
-        public int purge(Scope scope) {
-            return clear(scope);
-        }
-    }
-
-    private final class Graph implements MemoryGraph {
-
-        @Override
-        public Relation relate(EntryRef from, EntryRef to, String type) {
-            store.checkOpen();
-            EntryRules.checkRelationType(type);
-            Objects.requireNonNull(from, "from");
-            Objects.requireNonNull(to, "to");
-            return store.relate(from, to, type);
-        }
-
-        @Override
-        public boolean unrelate(EntryRef from, EntryRef to, String type) {
-            store.checkOpen();
-            EntryRules.checkRelationType(type);
-            Objects.requireNonNull(from, "from");
-            Objects.requireNonNull(to, "to");
-            return store.unrelate(from, to, type);
-        }
-
-        @Override
-        public List<Relation> relations(EntryRef entry, Direction direction) {
-            store.checkOpen();
-            Objects.requireNonNull(entry, "entry");
-            Objects.requireNonNull(direction, "direction");
-            return store.relations(entry, direction);
-        }
-
-        @Override
-        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
-            store.checkOpen();
-            Objects.requireNonNull(start, "start");
-            Objects.requireNonNull(traversal, "traversal");
-            return store.traverse(start, traversal);
-        }
-    }
-
-    private MemoryTransaction begin() {
-        store.checkOpen();
-        return new Transaction();
-    }
-
-    /** Buffers changes; {@link #commit()} applies them all through {@link FileStore#commit}, or none. */
-    private final class Transaction implements MemoryTransaction {
-        private final List<CommitLog.Operation> operations = new ArrayList<>();
-        private final Map<EntryRef, FileStore.Lookup> view = new HashMap<>();
-        private final Map<EntryRef, FileStore.Lookup> observed = new LinkedHashMap<>();
-        private boolean active = true;
-
-        private void checkActive() {
-            store.checkOpen();
-            if (!active) {
-                throw new InvalidRequestException("This transaction is already committed or rolled back; begin a new one.");
-            }
-        }
-
-        private FileStore.Lookup current(EntryRef ref) {
-            FileStore.Lookup seen = view.get(ref);
-            if (seen != null) {
-                return seen;
-            }
-            FileStore.Lookup stored = store.lookup(ref.key(), ref.scope());
-            observed.putIfAbsent(ref, stored);
-            view.put(ref, stored);
-            return stored;
-        }
-
-        @Override
-        public Optional<MemoryEntry> get(String key, Scope scope) {
-            checkActive();
-            Keys.validate(key);
-            Objects.requireNonNull(scope, "scope");
-            FileStore.Lookup lookup = current(new EntryRef(key, scope));
-            if (lookup.damaged() != null) {
-                throw lookup.damaged().corruption(key);
-            }
-            return lookup.current();
-        }
-
-        @Override
-        public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-            checkActive();
-            EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits);
-            EntryRef ref = new EntryRef(key, scope);
-            Optional<MemoryEntry> previous = current(ref).current();
-            MemoryEntry entry = store.prepare(write, previous);
-            Namespace namespace = store.namespace(scope);
-            operations.add(new CommitLog.Write(namespace, previous, entry));
-            view.put(ref, new FileStore.Lookup(entry, null));
-            return entry;
-        }
-
-        @Override
-        public boolean delete(String key, Scope scope) {
-            checkActive();
-            Keys.validate(key);
-            Objects.requireNonNull(scope, "scope");
-            EntryRef ref = new EntryRef(key, scope);
-            FileStore.Lookup before = current(ref);
-            boolean existed = before.entry() != null || before.damaged() != null;
-            if (existed) {
-                operations.add(new CommitLog.Remove(store.namespace(scope), key));
-            }
-            view.put(ref, FileStore.Lookup.ABSENT);
-            return existed;
-        }
-
-        @Override
-        public void commit() {
-            checkActive();
-            active = false;
-            store.commit(List.copyOf(operations), Map.copyOf(observed));
-        }
-
-        @Override
-        public void rollback() {
-            checkActive();
-            active = false;
-        }
-
-        @Override
-        public boolean isActive() {
-            return active && !store.isClosed();
-        }
-
-        @Override
-        public void close() {
-            active = false;
-        }
     }
 }

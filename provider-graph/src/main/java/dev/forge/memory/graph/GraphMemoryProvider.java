@@ -2,38 +2,27 @@ package dev.forge.memory.graph;
 
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 import dev.forge.memory.Capability;
-import dev.forge.memory.Direction;
-import dev.forge.memory.EntryRef;
-import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
 import dev.forge.memory.IndexModelMismatchException;
-import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.MemoryGraph;
-import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.MemoryTransaction;
-import dev.forge.memory.Query;
-import dev.forge.memory.Reindexing;
-import dev.forge.memory.Relation;
-import dev.forge.memory.Restoring;
-import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.Transactions;
-import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
-import dev.forge.memory.VersionHistory;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.graph.internal.Drivers;
+import dev.forge.memory.graph.internal.GraphHistory;
+import dev.forge.memory.graph.internal.GraphRelations;
 import dev.forge.memory.graph.internal.GraphStore;
-import dev.forge.memory.graph.internal.GraphTransaction;
+import dev.forge.memory.graph.internal.GraphVectors;
+import dev.forge.memory.graph.internal.GraphTransactions;
 import dev.forge.memory.EntryRules;
-import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.StoreBackedMemoryProvider;
+import dev.forge.memory.support.Facets;
+import dev.forge.memory.support.tx.OptimisticTransaction;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 
@@ -103,7 +92,7 @@ import dev.forge.memory.spi.ProviderContext;
  * the semantic one by {@link dev.forge.memory.support.SemanticScorer}'s reciprocal rank fusion, {@code threshold}
  * applying to the fused score. Without a model, semantic and hybrid search are refused.
  */
-public final class GraphMemoryProvider implements MemoryProvider {
+public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "graph";
@@ -118,19 +107,32 @@ public final class GraphMemoryProvider implements MemoryProvider {
     private final GraphStore store;
     private final GraphConfig config;
     private final ProviderContext context;
-    private final boolean semantic;
-    private final MemoryGraph graph = new Graph();
-    private final VersionHistory history = new History();
-    private final Transactions transactions = this::begin;
-    private final Reindexing reindexing;
-    private final Restoring restoring = this::restore;
+    /** The semantic side, with an embedding model; null without. */
+    private final GraphVectors vectors;
 
-    private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context, boolean semantic) {
-        this.semantic = semantic;
+    private GraphMemoryProvider(GraphStore store, GraphConfig config, ProviderContext context, GraphVectors vectors) {
+        super(store);
+        this.vectors = vectors;
         this.store = store;
         this.config = config;
         this.context = context;
-        this.reindexing = store::reindex;
+        GraphRelations relations = new GraphRelations(store);
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
+        GraphHistory history = new GraphHistory(store);
+        offerHistory(Facets.history(history::versions, history::purge, history::purge));
+        GraphTransactions backend = new GraphTransactions(store, context.clock());
+        offerTransactions(() -> OptimisticTransaction.begin(backend));
+        /*
+         * A restore writes a key back as exported: one Neo4j write transaction that replaces the key's live entry,
+         * versions and tombstones with the versions given and keeps its node, so its relations stay; with an embedding
+         * model the restored current entry gets its vector. The new revision it stores makes optimistic transactions
+         * that read the key before conflict.
+         */
+        offerRestoring(this::restore);
+        if (vectors != null) {
+            // Re-embeds every live entry of the store (every project and session), then records the model's fingerprint.
+            offerReindexing(vectors::reindex);
+        }
     }
 
     /**
@@ -161,17 +163,19 @@ public final class GraphMemoryProvider implements MemoryProvider {
                 config.database(), config.poolSize(), config.connectTimeout().toMillis(), config.retryTime().toMillis()));
         GraphStore store = new GraphStore(NAME, driver, context.clock(), config.store(), context.projectId(),
                 context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration(), model.orElse(null));
+        GraphVectors vectors = null;
         if (model.isPresent()) {
             try {
                 Optional<ProviderConfig> block = context.config().child(GraphConfig.EMBEDDING);
-                store.prepareVectors(context.openForReindex(), block.map(ProviderConfig::source).orElse(null),
+                vectors = new GraphVectors(store);
+                vectors.prepareVectors(context.openForReindex(), block.map(ProviderConfig::source).orElse(null),
                         block.map(ProviderConfig::path).orElse(null));
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
             }
         }
-        return new GraphMemoryProvider(store, config, context, model.isPresent());
+        return new GraphMemoryProvider(store, config, context, vectors);
     }
 
     @Override
@@ -182,22 +186,6 @@ public final class GraphMemoryProvider implements MemoryProvider {
     /** The settings this provider was opened with. */
     public GraphConfig config() {
         return config;
-    }
-
-    @Override
-    public Optional<MemoryEntry> get(String key, Scope scope) {
-        return store.get(key, scope);
-    }
-
-    @Override
-    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-        store.checkOpen();
-        return store.set(EntryWrite.validate(key, value, scope, tags, metadata, limits()));
-    }
-
-    @Override
-    public List<MemoryEntry> query(Query query) {
-        return store.query(query);
     }
 
     /**
@@ -213,73 +201,15 @@ public final class GraphMemoryProvider implements MemoryProvider {
         if (request.mode() == SearchMode.KEYWORD) {
             return store.search(request);
         }
-        if (!semantic) {
+        if (vectors == null) {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
-        return store.semanticSearch(request);
-    }
-
-    /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
-    @Override
-    public boolean delete(String key, Scope scope) {
-        return store.delete(key, scope);
-    }
-
-    /** Writes a tombstone version for every entry of the scope; histories stay. */
-    @Override
-    public int clear(Scope scope) {
-        return store.clear(scope);
-    }
-
-    /** Erases this session's memories for good, tombstones and history included. */
-    @Override
-    public int endSession() {
-        return store.endSession();
+        return vectors.semanticSearch(request);
     }
 
     @Override
     public Set<Capability> capabilities() {
-        return semantic ? WITH_SEMANTIC : CAPABILITIES;
-    }
-
-    @Override
-    public Optional<MemoryGraph> graph() {
-        return Optional.of(graph);
-    }
-
-    @Override
-    public Optional<Transactions> transactions() {
-        return Optional.of(transactions);
-    }
-
-    @Override
-    public Optional<VersionHistory> history() {
-        return Optional.of(history);
-    }
-
-    /**
-     * Present with an embedding model: re-embeds every live entry of the store (every project and session) with the
-     * model, then records its fingerprint; see the class comment.
-     */
-    @Override
-    public Optional<Reindexing> reindexing() {
-        return semantic ? Optional.of(reindexing) : Optional.empty();
-    }
-
-    /**
-     * Writes a key back as exported: one Neo4j write transaction that replaces the key's live entry, versions and
-     * tombstones with the versions given and keeps its node, so its relations stay; with an embedding model the
-     * restored current entry gets its vector. The new revision it stores makes optimistic transactions that read the
-     * key before conflict.
-     */
-    @Override
-    public Optional<Restoring> restoring() {
-        return Optional.of(restoring);
-    }
-
-    private MemoryEntry restore(List<MemoryEntry> versions) {
-        store.checkOpen();
-        return store.restore(EntryRules.checkChain(versions, limits()));
+        return vectors != null ? WITH_SEMANTIC : CAPABILITIES;
     }
 
     /** Gives the shared driver back; it closes with the last provider of this JVM using it. Idempotent. */
@@ -291,51 +221,5 @@ public final class GraphMemoryProvider implements MemoryProvider {
     @Override
     public String toString() {
         return "GraphMemoryProvider[" + store.location() + "]";
-    }
-
-    private MemoryTransaction begin() {
-        store.checkOpen();
-        return new GraphTransaction(store, context.clock());
-    }
-
-    private final class History implements VersionHistory {
-
-        @Override
-        public List<MemoryEntry> versions(String key, Scope scope) {
-            return store.versions(key, scope);
-        }
-
-        @Override
-        public boolean purge(String key, Scope scope) {
-            return store.purge(key, scope);
-        }
-
-        @Override
-        public int purge(Scope scope) {
-            return store.purge(scope);
-        }
-    }
-
-    private final class Graph implements MemoryGraph {
-
-        @Override
-        public Relation relate(EntryRef from, EntryRef to, String type) {
-            return store.relate(from, to, type);
-        }
-
-        @Override
-        public boolean unrelate(EntryRef from, EntryRef to, String type) {
-            return store.unrelate(from, to, type);
-        }
-
-        @Override
-        public List<Relation> relations(EntryRef entry, Direction direction) {
-            return store.relations(entry, direction);
-        }
-
-        @Override
-        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
-            return store.traverse(start, traversal);
-        }
     }
 }

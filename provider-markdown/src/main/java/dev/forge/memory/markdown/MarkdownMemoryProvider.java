@@ -1,33 +1,27 @@
 package dev.forge.memory.markdown;
 
+import dev.forge.memory.support.EntryStore;
+import dev.forge.memory.support.StoreBackedMemoryProvider;
+import dev.forge.memory.support.Facets;
 import dev.forge.memory.Capability;
-import dev.forge.memory.Direction;
-import dev.forge.memory.EntryRef;
-import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.MemoryGraph;
-import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
-import dev.forge.memory.Relation;
 import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.markdown.internal.GitOptions;
 import dev.forge.memory.markdown.internal.MarkdownStore;
-import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.Keys;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -148,7 +142,7 @@ import java.util.Set;
  * the repository cannot be opened, created or committed to, the write is kept, git is switched off for this
  * provider with the reason (logged once at WARN), and {@link #gitStatus()} and {@link #doctor()} report it.
  */
-public final class MarkdownMemoryProvider implements MemoryProvider {
+public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "markdown";
@@ -157,12 +151,18 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
             Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
 
     private final MarkdownStore store;
-    private final Graph graph = new Graph();
-    private final History history = new History();
-    private final Restoring restoring = this::restore;
 
     private MarkdownMemoryProvider(MarkdownStore store) {
+        super(entries(store));
         this.store = store;
+        offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
+        offerHistory(Facets.history(store::versions, store::purge, store::purge));
+        /*
+         * A restore writes the versions given as new files beside the key's old ones and switches to them by writing
+         * the new head last, so that a crash leaves the key either as it was or as restored (see the class comment);
+         * the key's relations stay.
+         */
+        offerRestoring(this::restore);
     }
 
     /**
@@ -213,23 +213,6 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
         return store.globalDirectory();
     }
 
-    @Override
-    public Optional<MemoryEntry> get(String key, Scope scope) {
-        return store.get(key, scope);
-    }
-
-    @Override
-    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-        store.checkOpen();
-        EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits());
-        return store.set(write);
-    }
-
-    @Override
-    public List<MemoryEntry> query(Query query) {
-        return store.query(query);
-    }
-
     /**
      * Keyword search over keys, tags and bodies.
      *
@@ -245,52 +228,9 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
         return store.search(request);
     }
 
-    /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
-    @Override
-    public boolean delete(String key, Scope scope) {
-        return store.delete(key, scope);
-    }
-
-    /** Writes a tombstone version for every entry of the scope; histories stay. */
-    @Override
-    public int clear(Scope scope) {
-        return store.clear(scope);
-    }
-
-    /** Removes this session's memories for good, tombstones and history included, with their directory. */
-    @Override
-    public int endSession() {
-        return store.endSession();
-    }
-
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;
-    }
-
-    @Override
-    public Optional<MemoryGraph> graph() {
-        return Optional.of(graph);
-    }
-
-    @Override
-    public Optional<VersionHistory> history() {
-        return Optional.of(history);
-    }
-
-    /**
-     * Present: a restore writes the versions given as new files beside the key's old ones and switches to them by
-     * writing the new head last, so that a crash leaves the key either as it was or as restored (see the class
-     * comment); the key's relations stay.
-     */
-    @Override
-    public Optional<Restoring> restoring() {
-        return Optional.of(restoring);
-    }
-
-    private MemoryEntry restore(List<MemoryEntry> versions) {
-        store.checkOpen();
-        return store.restore(EntryRules.checkChain(versions, limits()));
     }
 
     /**
@@ -354,44 +294,48 @@ public final class MarkdownMemoryProvider implements MemoryProvider {
         return "MarkdownMemoryProvider[" + store.projectDirectory() + ", global " + store.globalDirectory() + "]";
     }
 
-    private final class History implements VersionHistory {
+    /** The store's core calls, as {@link StoreBackedMemoryProvider} forwards them. */
+    private static EntryStore entries(MarkdownStore store) {
+        return new EntryStore() {
+            @Override
+            public void checkOpen() {
+                store.checkOpen();
+            }
 
-        @Override
-        public List<MemoryEntry> versions(String key, Scope scope) {
-            return store.versions(key, scope);
-        }
+            @Override
+            public Optional<MemoryEntry> get(String key, Scope scope) {
+                return store.get(key, scope);
+            }
 
-        @Override
-        public boolean purge(String key, Scope scope) {
-            return store.purge(key, scope);
-        }
+            @Override
+            public MemoryEntry set(EntryWrite write) {
+                return store.set(write);
+            }
 
-        @Override
-        public int purge(Scope scope) {
-            return store.purge(scope);
-        }
-    }
+            @Override
+            public List<MemoryEntry> query(Query query) {
+                return store.query(query);
+            }
 
-    private final class Graph implements MemoryGraph {
+            @Override
+            public boolean delete(String key, Scope scope) {
+                return store.delete(key, scope);
+            }
 
-        @Override
-        public Relation relate(EntryRef from, EntryRef to, String type) {
-            return store.relate(from, to, type);
-        }
+            @Override
+            public int clear(Scope scope) {
+                return store.clear(scope);
+            }
 
-        @Override
-        public boolean unrelate(EntryRef from, EntryRef to, String type) {
-            return store.unrelate(from, to, type);
-        }
+            @Override
+            public int endSession() {
+                return store.endSession();
+            }
 
-        @Override
-        public List<Relation> relations(EntryRef entry, Direction direction) {
-            return store.relations(entry, direction);
-        }
-
-        @Override
-        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
-            return store.traverse(start, traversal);
-        }
+            @Override
+            public MemoryEntry restore(List<MemoryEntry> chain) {
+                return store.restore(chain);
+            }
+        };
     }
 }

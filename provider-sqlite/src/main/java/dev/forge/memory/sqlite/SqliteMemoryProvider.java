@@ -1,38 +1,25 @@
 package dev.forge.memory.sqlite;
 
 import dev.forge.memory.Capability;
-import dev.forge.memory.Direction;
-import dev.forge.memory.EntryRef;
-import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
-import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.MemoryGraph;
-import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.MemoryTransaction;
-import dev.forge.memory.Query;
-import dev.forge.memory.Relation;
-import dev.forge.memory.Restoring;
-import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.Transactions;
-import dev.forge.memory.Traversal;
 import dev.forge.memory.UnsupportedCapabilityException;
-import dev.forge.memory.VersionHistory;
-import dev.forge.memory.sqlite.internal.BufferedTransaction;
+import dev.forge.memory.sqlite.internal.SqliteTransactions;
 import dev.forge.memory.sqlite.internal.Database;
+import dev.forge.memory.sqlite.internal.SqliteGraph;
+import dev.forge.memory.sqlite.internal.SqliteMaintenance;
 import dev.forge.memory.sqlite.internal.SqliteStore;
-import dev.forge.memory.EntryRules;
-import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.StoreBackedMemoryProvider;
+import dev.forge.memory.support.Facets;
+import dev.forge.memory.support.tx.OptimisticTransaction;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -71,7 +58,7 @@ import java.util.Set;
  *
  * <h2>Transactions</h2>
  * Optimistic. A transaction reads committed data, each key as it was when the transaction first touched it (read,
- * wrote or deleted it), plus its own writes; it writes nothing and holds no lock until {@link MemoryTransaction#commit()},
+ * wrote or deleted it), plus its own writes; it writes nothing and holds no lock until {@link dev.forge.memory.MemoryTransaction#commit()},
  * so the thread that opened it may go on writing through the provider. Commit is one SQLite {@code BEGIN IMMEDIATE}
  * transaction: it checks that every key the transaction touched is unchanged since its first touch (no write, delete or
  * purge by anyone in between), then applies every buffered write, all or nothing; a changed key fails the commit with
@@ -103,7 +90,7 @@ import java.util.Set;
  * on a full disk: both need writes.
  *
  * <h2>Restores</h2>
- * {@link Restoring#restore} is one {@code BEGIN IMMEDIATE} transaction like any write: it deletes the key's versions and
+ * {@link dev.forge.memory.Restoring#restore} is one {@code BEGIN IMMEDIATE} transaction like any write: it deletes the key's versions and
  * tombstones, writes the last given version as the live row (updating the row in place when the key is live, so its
  * relations stay) and inserts every given version with its own numbers and timestamps. A failure, a lock held by another
  * process past {@code busy_timeout}, or a crash leaves the key as it was before; the keyword index follows the live row
@@ -117,7 +104,7 @@ import java.util.Set;
  * user text is never FTS syntax. {@code bm25()} is negative, lower is better; a hit's score is
  * {@code -bm25 / (1 - bm25)}, in (0, 1) and in the same order. {@link #searchWithSnippets} adds a snippet to each hit.
  */
-public final class SqliteMemoryProvider implements MemoryProvider {
+public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "sqlite";
@@ -128,15 +115,21 @@ public final class SqliteMemoryProvider implements MemoryProvider {
     private final SqliteStore store;
     private final SqliteConfig config;
     private final Clock clock;
-    private final MemoryGraph graph = new Graph();
-    private final VersionHistory history = new History();
-    private final Transactions transactions = this::begin;
-    private final Restoring restoring = this::restore;
+    private final SqliteMaintenance maintenance;
 
     private SqliteMemoryProvider(SqliteStore store, SqliteConfig config, Clock clock) {
+        super(store);
         this.store = store;
         this.config = config;
         this.clock = clock;
+        this.maintenance = new SqliteMaintenance(store);
+        SqliteGraph relations = new SqliteGraph(store);
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
+        offerHistory(Facets.history(store::versions, store::purge, store::purge));
+        SqliteTransactions backend = new SqliteTransactions(store, clock);
+        offerTransactions(() -> OptimisticTransaction.begin(backend));
+        // A restore replaces the key's live row, versions and tombstones in one SQLite transaction (see the class comment).
+        offerRestoring(this::restore);
     }
 
     /**
@@ -176,22 +169,6 @@ public final class SqliteMemoryProvider implements MemoryProvider {
     /** The database, for tests of this module. */
     Database database() {
         return store.database();
-    }
-
-    @Override
-    public Optional<MemoryEntry> get(String key, Scope scope) {
-        return store.get(key, scope);
-    }
-
-    @Override
-    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-        store.checkOpen();
-        return store.set(EntryWrite.validate(key, value, scope, tags, metadata, limits()));
-    }
-
-    @Override
-    public List<MemoryEntry> query(Query query) {
-        return store.query(query);
     }
 
     /**
@@ -239,61 +216,9 @@ public final class SqliteMemoryProvider implements MemoryProvider {
         }
     }
 
-    /** Writes a tombstone version; the history stays until {@link VersionHistory#purge}. */
-    @Override
-    public boolean delete(String key, Scope scope) {
-        return store.delete(key, scope);
-    }
-
-    /** Writes a tombstone version for every entry of the scope; histories stay. */
-    @Override
-    public int clear(Scope scope) {
-        return store.clear(scope);
-    }
-
-    /**
-     * Erases this session's memories for good, tombstones and history included (nothing can read a finished session's
-     * history, and it would otherwise grow the file forever).
-     *
-     * @return the number of live entries removed
-     */
-    @Override
-    public int endSession() {
-        return store.endSession();
-    }
-
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;
-    }
-
-    @Override
-    public Optional<MemoryGraph> graph() {
-        return Optional.of(graph);
-    }
-
-    @Override
-    public Optional<Transactions> transactions() {
-        return Optional.of(transactions);
-    }
-
-    @Override
-    public Optional<VersionHistory> history() {
-        return Optional.of(history);
-    }
-
-    /**
-     * Present: a restore replaces the key's live row, versions and tombstones in one SQLite transaction (see the class
-     * comment on restores).
-     */
-    @Override
-    public Optional<Restoring> restoring() {
-        return Optional.of(restoring);
-    }
-
-    private MemoryEntry restore(List<MemoryEntry> versions) {
-        store.checkOpen();
-        return store.restore(EntryRules.checkChain(versions, limits()));
     }
 
     /**
@@ -305,7 +230,7 @@ public final class SqliteMemoryProvider implements MemoryProvider {
      *                                                  characters, which no JSON path of SQLite can name
      */
     public void index(String field) {
-        store.index(field);
+        maintenance.index(field);
     }
 
     /**
@@ -316,7 +241,7 @@ public final class SqliteMemoryProvider implements MemoryProvider {
      */
     @Override
     public List<StoreProblem> doctor() {
-        return store.doctor();
+        return maintenance.doctor();
     }
 
     /** Closes the connections once no other provider of this JVM uses the file. Idempotent. */
@@ -328,51 +253,5 @@ public final class SqliteMemoryProvider implements MemoryProvider {
     @Override
     public String toString() {
         return "SqliteMemoryProvider[" + store.path() + "]";
-    }
-
-    private MemoryTransaction begin() {
-        store.checkOpen();
-        return new BufferedTransaction(store, clock);
-    }
-
-    private final class History implements VersionHistory {
-
-        @Override
-        public List<MemoryEntry> versions(String key, Scope scope) {
-            return store.versions(key, scope);
-        }
-
-        @Override
-        public boolean purge(String key, Scope scope) {
-            return store.purge(key, scope);
-        }
-
-        @Override
-        public int purge(Scope scope) {
-            return store.purge(scope);
-        }
-    }
-
-    private final class Graph implements MemoryGraph {
-
-        @Override
-        public Relation relate(EntryRef from, EntryRef to, String type) {
-            return store.relate(from, to, type);
-        }
-
-        @Override
-        public boolean unrelate(EntryRef from, EntryRef to, String type) {
-            return store.unrelate(from, to, type);
-        }
-
-        @Override
-        public List<Relation> relations(EntryRef entry, Direction direction) {
-            return store.relations(entry, direction);
-        }
-
-        @Override
-        public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
-            return store.traverse(start, traversal);
-        }
     }
 }

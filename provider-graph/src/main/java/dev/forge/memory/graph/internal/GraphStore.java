@@ -7,15 +7,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 import org.neo4j.driver.Record;
@@ -39,32 +36,23 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.CorruptEntryException;
-import dev.forge.memory.Direction;
-import dev.forge.memory.EntryNotFoundException;
 import dev.forge.memory.EntryRef;
-import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
-import dev.forge.memory.IndexModelMismatchException;
 import dev.forge.memory.InvalidEntryException;
 import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.Query;
-import dev.forge.memory.Reindexing;
-import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
-import dev.forge.memory.Traversal;
 import dev.forge.memory.EntryRules;
+import dev.forge.memory.support.EntryStore;
 import dev.forge.memory.support.EntryWrite;
-import dev.forge.memory.support.GraphWalker;
 import dev.forge.memory.KeyPattern;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.KeywordScorer;
 import dev.forge.memory.support.SemanticScorer;
-import dev.forge.memory.ConfigurationException;
-import dev.forge.memory.SearchMode;
 import dev.forge.memory.embedding.EmbeddingModel;
 
 /**
@@ -76,7 +64,7 @@ import dev.forge.memory.embedding.EmbeddingModel;
  * no reader sees) when missing: the uniqueness constraint makes creators of one key queue, and the lock makes
  * read-modify-write of the version safe across threads and processes.
  */
-public final class GraphStore {
+public final class GraphStore implements EntryStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(GraphStore.class);
 
@@ -91,7 +79,7 @@ public final class GraphStore {
             .thenComparing(h -> h.entry().ref());
 
     /** Matches the key's node; parameters {@code store, project, session, scope, key}. */
-    private static final String KEY_PROPS = "{store: $store, project: $project, session: $session, scope: $scope, key: $key}";
+    static final String KEY_PROPS = "{store: $store, project: $project, session: $session, scope: $scope, key: $key}";
 
     private final String provider;
     private final Drivers.Shared driver;
@@ -107,7 +95,7 @@ public final class GraphStore {
 
     /**
      * A store {@code store} on {@code driver} for {@code project} and {@code session}; {@code model} (null for none)
-     * makes the vectors of entries. With a model, call {@link #prepareVectors} before use.
+     * makes the vectors of entries. With a model, call {@link GraphVectors#prepareVectors} before use.
      */
     public GraphStore(String provider, Drivers.Shared driver, Clock clock, String store, String project, String session,
                       Limits limits, Duration queryTimeout, EmbeddingModel model) {
@@ -158,6 +146,46 @@ public final class GraphStore {
         }
     }
 
+    /** The driver this store runs on. */
+    Drivers.Shared driver() {
+        return driver;
+    }
+
+    /** The name of the store within the database ({@code store} of every node). */
+    String storeName() {
+        return store;
+    }
+
+    /** The embedding model, or null. */
+    EmbeddingModel model() {
+        return model;
+    }
+
+    /** The project this store serves. */
+    String project() {
+        return project;
+    }
+
+    /** The session this store serves. */
+    String session() {
+        return session;
+    }
+
+    /** The name of the provider, for messages. */
+    String provider() {
+        return provider;
+    }
+
+    /** The settings of every Neo4j transaction (the query timeout). */
+    TransactionConfig transactionConfig() {
+        return transactionConfig;
+    }
+
+    /** The clock writes are stamped with. */
+    Clock clock() {
+        return clock;
+    }
+
     // ------------------------------------------------------------------ plumbing
 
     /** The namespace of {@code scope}: GLOBAL nodes have project and session {@code ''}, PROJECT nodes session {@code ''}. */
@@ -178,7 +206,7 @@ public final class GraphStore {
     }
 
     /** The [project, session, scope] triples of {@code scopes}, for {@code [m.project, m.session, m.scope] IN $namespaces}. */
-    private List<List<String>> namespaces(Set<Scope> scopes) {
+    List<List<String>> namespaces(Set<Scope> scopes) {
         List<List<String>> triples = new ArrayList<>();
         for (Scope scope : scopes) {
             Map<String, Object> ns = namespace(scope);
@@ -187,9 +215,9 @@ public final class GraphStore {
         return triples;
     }
 
-    private static final String VISIBLE = "[%1$s.project, %1$s.session, %1$s.scope] IN $visible";
+    static final String VISIBLE = "[%1$s.project, %1$s.session, %1$s.scope] IN $visible";
 
-    private Map<String, Object> visibleParams() {
+    Map<String, Object> visibleParams() {
         Map<String, Object> params = new HashMap<>();
         params.put("store", store);
         params.put("visible", namespaces(Set.of(Scope.values())));
@@ -239,7 +267,7 @@ public final class GraphStore {
         }
     }
 
-    private static String describe(String key, Scope scope) {
+    static String describe(String key, Scope scope) {
         return "key '" + Keys.abbreviate(key) + "' (" + scope.id() + ")";
     }
 
@@ -305,7 +333,7 @@ public final class GraphStore {
         }
     }
 
-    private Optional<MemoryEntry> readable(Node node) {
+    Optional<MemoryEntry> readable(Node node) {
         try {
             return Optional.of(entry(node));
         } catch (CorruptEntryException e) {
@@ -337,7 +365,7 @@ public final class GraphStore {
     }
 
     /** The revision of a live node, read from its snapshot so that it belongs to the entry read with it. */
-    private static String revision(org.neo4j.driver.types.Node node) {
+    static String revision(org.neo4j.driver.types.Node node) {
         if (node.containsKey("snapshot")) {
             try {
                 Object rev = JSON.readValue(node.get("snapshot").asString(), MAP).get("rev");
@@ -360,22 +388,6 @@ public final class GraphStore {
     /** Removes a placeholder left by {@link #lock} that no write filled. */
     void unlockUnused(TransactionContext tx, Scope scope, String key) {
         tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version = 0 DETACH DELETE m", keyParams(scope, key)).consume();
-    }
-
-    /**
-     * The entry {@code write} stores over {@code current} at {@code now}: as {@link EntryWrite#toEntry}, and after a
-     * deletion the version after the tombstone with a new {@code createdAt}.
-     */
-    static MemoryEntry stamp(EntryWrite write, Optional<MemoryEntry> live, long lastVersion, Instant now) {
-        if (live.isPresent()) {
-            return write.toEntry(live, now);
-        }
-        MemoryEntry fresh = write.toEntry(Optional.empty(), now);
-        if (lastVersion == 0) {
-            return fresh;
-        }
-        return new MemoryEntry(fresh.key(), fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
-                fresh.createdAt(), fresh.updatedAt(), lastVersion + 1);
     }
 
     /**
@@ -441,7 +453,7 @@ public final class GraphStore {
     void deleteLive(TransactionContext tx, Scope scope, String key, Current current, Instant now) {
         retire(tx, scope, key);
         Map<String, Object> params = keyParams(scope, key);
-        params.put("version", current.lastVersion() + 1);
+        params.put("version", EntryWrite.nextVersion(new EntryRef(key, scope), current.lastVersion()));
         params.put("updatedAt", now.toEpochMilli());
         params.put("rev", UUID.randomUUID().toString());
         tx.run("MATCH (m:Memory " + KEY_PROPS + ")"
@@ -472,7 +484,7 @@ public final class GraphStore {
         return write("store " + describe(write.key(), write.scope()), tx -> {
             lock(tx, write.scope(), write.key());
             Current current = current(tx, write.scope(), write.key());
-            MemoryEntry entry = stamp(write, current.live(), current.lastVersion(), clock.instant());
+            MemoryEntry entry = write.toEntry(current.live(), current.lastVersion(), clock.instant());
             apply(tx, entry, current, vector);
             return entry;
         });
@@ -548,7 +560,7 @@ public final class GraphStore {
             Map<String, Object> ns = namespace(Scope.SESSION);
             int live = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.project = $project AND m.session = $session"
                     + " AND m.scope = $scope AND m.version > 0 RETURN count(m) AS n", ns).single().get("n").asInt();
-            purgeNamespace(tx, Scope.SESSION);
+            GraphHistory.purgeNamespace(this, tx, Scope.SESSION);
             return live;
         });
     }
@@ -634,31 +646,8 @@ public final class GraphStore {
      * Removes from {@code m} every vector property but {@code $vectorProperty} (empty: all of them), and properties of
      * earlier layouts ({@code embedding}, {@code zeroVector}); follow with {@code WITH m}.
      */
-    private static final String REMOVE_OTHER_VECTORS = " FOREACH (k IN [k IN keys(m) WHERE (k STARTS WITH '"
+    static final String REMOVE_OTHER_VECTORS = " FOREACH (k IN [k IN keys(m) WHERE (k STARTS WITH '"
             + VECTOR_PROPERTY_PREFIX + "' AND k <> $vectorProperty) OR k IN ['embedding', 'zeroVector']] | REMOVE m[k])";
-
-    /** How far Neo4j's single-precision index scores may stray from the exact cosine computed here. */
-    private static final double SLACK = 1e-4;
-
-    /** Writes and reads of vectors in batches of this many entries. */
-    private static final int BATCH = 500;
-
-    /** How often a reindex sweeps entries that other writers gave another model's vector before it gives up. */
-    private static final int MAX_SWEEPS = 10;
-
-    /**
-     * Whether this store's vectors are its model's: false only when opened with
-     * {@link dev.forge.memory.spi.ProviderContext#openForReindex()} on vectors of another model, until {@link #reindex}
-     * has run. Semantic search is refused while false.
-     */
-    private volatile boolean vectorsCurrent = true;
-    /** The fingerprint recorded with the store when it was found to be another model's; for messages. */
-    private volatile String recordedFingerprint = "";
-    /** Where the embedding block was configured, for {@link IndexModelMismatchException}; may be null. */
-    private String configSource;
-    private String configField;
-    /** One reindex at a time per provider. */
-    private final ReentrantLock reindexLock = new ReentrantLock();
 
     /** The node property this store's model's vectors are kept in; needs a model. */
     String vectorProperty() {
@@ -672,31 +661,12 @@ public final class GraphStore {
 
     /** The vector of {@code entry}'s {@link SemanticScorer#embeddingText} as stored, or null without a model or for a zero vector. */
     List<Double> embedding(MemoryEntry entry) {
-        return model == null ? null : stored(model.embed(SemanticScorer.embeddingText(entry)));
+        return model == null ? null : GraphVectors.stored(model.embed(SemanticScorer.embeddingText(entry)));
     }
 
     /** The vectors of {@code entries} as {@link #embedding} makes them, in one call of the model. */
     List<List<Double>> embeddings(List<MemoryEntry> entries) {
-        List<List<Double>> vectors = new ArrayList<>(entries.size());
-        if (model == null || entries.isEmpty()) {
-            entries.forEach(e -> vectors.add(null));
-            return vectors;
-        }
-        for (float[] vector : model.embed(entries.stream().map(SemanticScorer::embeddingText).toList())) {
-            vectors.add(stored(vector));
-        }
-        return vectors;
-    }
-
-    /** A vector as a Neo4j list property; null for all zeros, which a cosine index cannot hold and which matches nothing. */
-    private static List<Double> stored(float[] vector) {
-        List<Double> list = new ArrayList<>(vector.length);
-        boolean zero = true;
-        for (float component : vector) {
-            zero &= component == 0f;
-            list.add((double) component);
-        }
-        return zero ? null : list;
+        return GraphVectors.embeddings(model, entries);
     }
 
     /** A vector as Neo4j stores it (a list of numbers), or null for none. */
@@ -710,530 +680,5 @@ public final class GraphStore {
             vector[i] = ((Number) list.get(i)).floatValue();
         }
         return vector;
-    }
-
-    /**
-     * Makes the store ready for vectors: creates the vector index of the model's dimension when missing (checked once
-     * per driver), then compares the fingerprint recorded in the store's {@code :ForgeMemoryStore} node with the model's.
-     * <ul>
-     *   <li>The same: entries whose vector is not this model's (written without a model, or by another model's provider
-     *       after a reindex) get theirs now.</li>
-     *   <li>None recorded, or no live entry holds another model's vector: the store adopts the model, and every entry
-     *       gets its vector now, so semantic search never silently misses entries written before.</li>
-     *   <li>Otherwise the store's vectors are another model's: {@link IndexModelMismatchException}, unless
-     *       {@code forReindex}; then the provider opens, refuses semantic search and waits for {@link #reindex}.</li>
-     * </ul>
-     *
-     * @param forReindex whether the caller opens the store to rebuild it
-     * @param source     the config file of the embedding block, or null
-     * @param field      the dotted path of the embedding block, or null
-     * @throws IndexModelMismatchException if the store's vectors were made by a model of another fingerprint
-     * @throws ConfigurationException      if the database's vector index of this dimension has another dimension
-     */
-    public void prepareVectors(boolean forReindex, String source, String field) {
-        this.configSource = source;
-        this.configField = field;
-        String fingerprint = model.fingerprint();
-        int dimension = model.dimension();
-        try (Session s = driver.driver().session(driver.sessionConfig())) {
-            if (!driver.hasVectorIndex(dimension)) {
-                createVectorIndex(s, dimension);
-            }
-            String recorded = s.executeWrite(tx -> {
-                String recordedThere = tx.run("MERGE (s:ForgeMemoryStore {store: $store}) RETURN s.fingerprint AS fingerprint",
-                        Map.of("store", store)).single().get("fingerprint").asString("");
-                String known = recordedThere.equals(fingerprint) ? recordedThere
-                        : EarlierFingerprints.adopt(tx, store, model, recordedThere);
-                if (known.equals(fingerprint)) {
-                    return known;
-                }
-                // a store holding no vector of another model (new, or written without a model) takes this one
-                long foreign = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.version > 0"
-                        + " AND m.embeddingModel IS NOT NULL AND m.embeddingModel <> $fingerprint RETURN count(m) AS n",
-                        Map.of("store", store, "fingerprint", fingerprint)).single().get("n").asLong();
-                if (foreign > 0) {
-                    return known;
-                }
-                recordFingerprint(tx);
-                return fingerprint;
-            }, transactionConfig);
-            if (!recorded.equals(fingerprint)) {
-                recordedFingerprint = recorded;
-                if (!forReindex) {
-                    throw mismatch();
-                }
-                vectorsCurrent = false;
-                LOG.info("Store '{}' at {} holds vectors of model '{}'; opened to reindex with '{}'", store, location(),
-                        model.describe(recorded), fingerprint);
-                return;
-            }
-        } catch (MemoryException e) {
-            throw e;
-        } catch (Neo4jException e) {
-            if (unavailable(e)) {
-                throw new BackendUnavailableException("Cannot prepare the vector index: the Neo4j server at "
-                        + location() + " is unreachable (" + e.getMessage() + ").", e);
-            }
-            throw new StorageException("Cannot prepare the vector index in Neo4j at " + location() + ": " + e.getMessage(), e);
-        }
-        sweep(n -> { });
-    }
-
-    private IndexModelMismatchException mismatch() {
-        return new IndexModelMismatchException(provider, location(), recordedFingerprint.isEmpty() ? "(none)"
-                : model.describe(recordedFingerprint), model.fingerprint(), configSource, configField);
-    }
-
-    /** Records this model as the one that made the store's vectors, in {@code tx}. */
-    private void recordFingerprint(TransactionContext tx) {
-        tx.run("MERGE (s:ForgeMemoryStore {store: $store}) SET s.fingerprint = $fingerprint, s.dimension = $dimension,"
-                + " s.model = $model", Map.of("store", store, "fingerprint", model.fingerprint(),
-                "dimension", model.dimension(), "model", model.name())).consume();
-    }
-
-    /** Creates the vector index of {@code dimension} when missing (once per driver and dimension) and checks it. */
-    private void createVectorIndex(Session s, int dimension) {
-        String index = vectorIndex();
-        s.run("CREATE VECTOR INDEX " + index + " IF NOT EXISTS FOR (m:Memory) ON m." + vectorProperty()
-                + " OPTIONS {indexConfig: {`vector.dimensions`: " + dimension + ", `vector.similarity_function`: 'cosine'}}").consume();
-        s.run("CALL db.awaitIndex($name, 60)", Map.of("name", index)).consume();
-        List<Record> found = s.run("SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
-                Map.of("name", index)).list();
-        Object dimensions = found.isEmpty() ? null
-                : ((Map<?, ?>) found.get(0).get("options").asMap().get("indexConfig")).get("vector.dimensions");
-        if (!(dimensions instanceof Number n) || n.intValue() != dimension) {
-            throw new ConfigurationException("The vector index '" + index + "' of the Neo4j database at " + location()
-                    + " was made for vectors of " + dimensions + " dimensions, not " + dimension + " as its name says;"
-                    + " drop it (DROP INDEX " + index + ") and open the store again to have it made anew.");
-        }
-        driver.vectorIndexReady(dimension);
-    }
-
-    /**
-     * Gives every live entry whose vector is not this model's (none, or another model's) this model's, in batches;
-     * an entry changed meanwhile keeps the vector its writer made (and is looked at again if that is another model's).
-     *
-     * @param done told how many entries got a vector, after each batch
-     * @return how many entries got a vector
-     */
-    private long sweep(java.util.function.LongConsumer done) {
-        long count = 0;
-        while (true) {
-            List<Node> nodes = read("find entries without vectors", tx -> tx.run("MATCH (m:Memory) WHERE m.store = $store"
-                    + " AND m.version > 0 AND coalesce(m.embeddingModel, '') <> $fingerprint RETURN m LIMIT $batch",
-                    Map.of("store", store, "fingerprint", model.fingerprint(), "batch", BATCH)).list(r -> r.get("m").asNode()));
-            if (nodes.isEmpty()) {
-                return count;
-            }
-            embedNodes(nodes);
-            count += nodes.size();
-            done.accept(nodes.size());
-        }
-    }
-
-    /**
-     * Embeds the entries of {@code nodes} with the model and stores the vectors, unless an entry was written since it
-     * was read (its writer's vector stands). Vectors of other dimensions go.
-     */
-    private void embedNodes(List<Node> nodes) {
-        List<String> texts = new ArrayList<>(nodes.size());
-        for (Node node : nodes) {
-            texts.add(readable(node).map(SemanticScorer::embeddingText).orElse(""));
-        }
-        List<float[]> vectors = model.embed(texts);
-        List<Map<String, Object>> updates = new ArrayList<>(nodes.size());
-        for (int i = 0; i < nodes.size(); i++) {
-            Node node = nodes.get(i);
-            Map<String, Object> update = new HashMap<>();
-            update.put("id", node.elementId());
-            update.put("rev", embeddedRevision(node));
-            update.put("embedding", stored(vectors.get(i)));
-            updates.add(update);
-        }
-        Map<String, Object> params = new HashMap<>();
-        params.put("rows", updates);
-        params.put("fingerprint", model.fingerprint());
-        params.put("vectorProperty", vectorProperty());
-        // only the vector changes: the entry, its revision and its snapshot stay, so optimistic transactions are unaffected.
-        // The node's lock is taken before its revision is compared: read-committed, a check made first could pass while
-        // a writer holding the lock is about to commit, and the vector of the old entry would then overwrite the writer's.
-        write("store vectors", tx -> tx.run("UNWIND $rows AS r MATCH (m:Memory) WHERE elementId(m) = r.id"
-                + " SET m.lock = true REMOVE m.lock"
-                + " WITH m, r WHERE m.version > 0 AND coalesce(m.rev, '') = r.rev"
-                + " SET m." + vectorProperty() + " = r.embedding, m.embeddingModel = $fingerprint"
-                + " WITH m" + REMOVE_OTHER_VECTORS, params).consume());
-        LOG.debug("Stored the vectors of {} entries of store '{}'", updates.size(), store);
-    }
-
-    /**
-     * The revision of the entry {@link #embedNodes} embeds: the snapshot's, which belongs to the entry read with it
-     * (the {@code rev} property may come from another commit), or the property's when the snapshot is unreadable.
-     */
-    private static String embeddedRevision(Node node) {
-        try {
-            return revision(node);
-        } catch (CorruptEntryException e) {
-            return node.get("rev").asString("");
-        }
-    }
-
-    /**
-     * Re-embeds every live entry of the store (every project and session) with the model, in batches of {@value #BATCH}
-     * (each one short Neo4j transaction, so readers never wait and a writer of a key waits at most for one batch), then
-     * sweeps entries other writers gave another model's vector meanwhile, and only then records the model's fingerprint,
-     * in a transaction that first checks no live entry is left with another model's vector. A reindex that stops part
-     * way leaves the old fingerprint recorded: the store still counts as the old model's, so opening it with the new
-     * model still asks for a reindex, and opening it with the old model re-embeds what was already rebuilt.
-     */
-    public Reindexing.ReindexResult reindex(Reindexing.Progress progress) {
-        Objects.requireNonNull(progress, "progress");
-        checkOpen();
-        reindexLock.lock();
-        try {
-            long started = System.nanoTime();
-            List<String> ids = read("list the entries to reindex", tx -> tx.run("MATCH (m:Memory) WHERE m.store = $store"
-                    + " AND m.version > 0 RETURN elementId(m) AS id", Map.of("store", store)).list(r -> r.get("id").asString()));
-            long[] counts = {0, ids.size()}; // done, total
-            progress.update(0, counts[1]);
-            for (int from = 0; from < ids.size(); from += BATCH) {
-                List<String> slice = ids.subList(from, Math.min(ids.size(), from + BATCH));
-                List<Node> nodes = read("read entries to reindex", tx -> tx.run("UNWIND $ids AS id MATCH (m:Memory)"
-                        + " WHERE elementId(m) = id AND m.store = $store AND m.version > 0 RETURN m",
-                        Map.of("ids", slice, "store", store)).list(r -> r.get("m").asNode()));
-                if (!nodes.isEmpty()) {
-                    embedNodes(nodes);
-                }
-                counts[0] += nodes.size();
-                counts[1] -= slice.size() - nodes.size(); // deleted meanwhile
-                progress.update(counts[0], counts[1]);
-            }
-            for (int round = 0; ; round++) {
-                sweep(n -> {
-                    counts[0] += n;
-                    counts[1] += n;
-                    progress.update(counts[0], counts[1]);
-                });
-                boolean recorded = write("record the embedding model of the store", tx -> {
-                    long stale = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.version > 0"
-                            + " AND coalesce(m.embeddingModel, '') <> $fingerprint RETURN count(m) AS n",
-                            Map.of("store", store, "fingerprint", model.fingerprint())).single().get("n").asLong();
-                    if (stale > 0) {
-                        return false;
-                    }
-                    recordFingerprint(tx);
-                    return true;
-                });
-                if (recorded) {
-                    break;
-                }
-                if (round >= MAX_SWEEPS) {
-                    throw new StorageException("Cannot finish reindexing store '" + store + "' at " + location()
-                            + ": other writers keep storing vectors of another embedding model. Stop the processes that"
-                            + " still use the old model, then run forge-memory reindex again.");
-                }
-            }
-            vectorsCurrent = true;
-            recordedFingerprint = model.fingerprint();
-            progress.update(counts[0], counts[0]);
-            LOG.info("Reindexed {} entries of store '{}' with model '{}'", counts[0], store, model.fingerprint());
-            return new Reindexing.ReindexResult(counts[0], model.fingerprint(), Duration.ofNanos(System.nanoTime() - started));
-        } finally {
-            reindexLock.unlock();
-        }
-    }
-
-    /**
-     * A SEMANTIC or HYBRID search; needs a model. Candidates come from the vector index, fetched in growing numbers
-     * until enough visible ones are found; their scores are then computed exactly from the stored vectors and ranked by
-     * {@link SemanticScorer}. HYBRID fuses that semantic ranking with this store's keyword ranking ({@link #search})
-     * by {@link SemanticScorer}'s reciprocal rank fusion.
-     */
-    public List<Hit> semanticSearch(SearchRequest request) {
-        if (!vectorsCurrent) {
-            throw mismatch();
-        }
-        float[] query = model.embed(request.text());
-        EmbeddingModel known = new QueryVector(model, request.text(), query);
-        if (request.mode() == SearchMode.SEMANTIC) {
-            Map<MemoryEntry, float[]> candidates = nearest(request, query, request.limit());
-            return SemanticScorer.rank(request, List.copyOf(candidates.keySet()), known, candidates::get);
-        }
-        // Both rankings are fused to a depth of ten times the limit (at least 100): deeper ranks add almost nothing to
-        // reciprocal rank fusion, and reading them all would read the whole index on a large database.
-        int depth = Math.min(SearchRequest.MAX_LIMIT, Math.max(request.limit() * 10, 100));
-        SearchRequest semanticOnly = new SearchRequest(request.text(), request.scopes(), SearchMode.SEMANTIC,
-                depth, 0.0, request.filter());
-        Map<MemoryEntry, float[]> candidates = nearest(semanticOnly, query, depth);
-        List<Hit> semantic = SemanticScorer.rank(semanticOnly, List.copyOf(candidates.keySet()), known, candidates::get);
-        List<Hit> keyword = search(new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
-                depth, 0.0, request.filter()));
-        return SemanticScorer.fuse(request, keyword, semantic);
-    }
-
-    /**
-     * The visible live entries (with their vectors) among the index's nearest neighbours of {@code query}: the index
-     * answers over every store of the database, so it is asked for more and more neighbours until {@code wanted}
-     * entries pass the request's filter and threshold with a score no later neighbour can reach or tie, the
-     * neighbours' scores fall below what could still be a hit, or the index has no more.
-     */
-    /** The most neighbours one semantic search asks the vector index for. */
-    static final long MAX_NEIGHBOURS = 40_000;
-
-    private Map<MemoryEntry, float[]> nearest(SearchRequest request, float[] query, int wanted) {
-        Map<MemoryEntry, float[]> found = new LinkedHashMap<>();
-        List<Double> vector = stored(query);
-        if (vector == null) {
-            return found;
-        }
-        double floor = Math.max(request.threshold(), 0.0);
-        Map<String, Object> params = new HashMap<>();
-        params.put("store", store);
-        params.put("visible", namespaces(request.scopes()));
-        params.put("index", vectorIndex());
-        params.put("fingerprint", model.fingerprint());
-        params.put("vector", vector);
-        long k = Math.max(100L, Math.min((long) wanted * 10, 10_000L));
-        while (true) {
-            params.put("k", k);
-            Record row = read("search by meaning", tx -> tx.run("CALL db.index.vector.queryNodes($index, $k, $vector)"
-                    + " YIELD node, score"
-                    + " WITH collect(CASE WHEN node.store = $store AND " + String.format(VISIBLE, "node")
-                    + " AND node.version > 0 AND node.embeddingModel = $fingerprint THEN node END) AS nodes, count(*) AS total, min(score) AS lowest"
-                    + " RETURN nodes, total, lowest", params).single());
-            found.clear();
-            List<Double> scores = new ArrayList<>();
-            for (Value value : row.get("nodes").values()) {
-                Node node = value.asNode();
-                float[] stored = vector(node.get(vectorProperty()));
-                Optional<MemoryEntry> entry = readable(node);
-                if (stored == null || stored.length != query.length || entry.isEmpty()) {
-                    continue;
-                }
-                found.put(entry.get(), stored);
-                double cosine = SemanticScorer.dot(query, stored);
-                if (cosine > 0 && cosine >= request.threshold() && request.filter().matches(entry.get())) {
-                    scores.add(cosine);
-                }
-            }
-            long total = row.get("total").asLong();
-            if (total < k) {
-                return found;
-            }
-            // Neo4j scores a cosine index by (1 + cosine) / 2
-            double lowest = 2 * row.get("lowest").asDouble() - 1;
-            if (lowest < floor - SLACK) {
-                return found;
-            }
-            if (scores.size() >= wanted) {
-                scores.sort(Comparator.reverseOrder());
-                if (scores.get(wanted - 1) > lowest + SLACK) {
-                    return found;
-                }
-            }
-            if (k >= MAX_NEIGHBOURS) {
-                // Best effort: a filter that keeps few of the nearest entries would otherwise read the whole index.
-                return found;
-            }
-            k = Math.min(k * 4, MAX_NEIGHBOURS);
-        }
-    }
-
-    /** The model, except that it knows the vector of the query already. */
-    private record QueryVector(EmbeddingModel model, String text, float[] vector) implements EmbeddingModel {
-
-        @Override
-        public String name() {
-            return model.name();
-        }
-
-        @Override
-        public int dimension() {
-            return model.dimension();
-        }
-
-        @Override
-        public String fingerprint() {
-            return model.fingerprint();
-        }
-
-        @Override
-        public List<float[]> embed(List<String> texts) {
-            List<float[]> vectors = new ArrayList<>(texts.size());
-            for (String t : texts) {
-                vectors.add(t.equals(text) ? vector : model.embed(t));
-            }
-            return vectors;
-        }
-    }
-
-    // ------------------------------------------------------------------ history
-
-    /** Every version of the key, oldest first, tombstones left out. */
-    public List<MemoryEntry> versions(String key, Scope scope) {
-        Objects.requireNonNull(scope, "scope");
-        Keys.validate(key);
-        return read("read the history of " + describe(key, scope), tx -> {
-            List<MemoryEntry> versions = new ArrayList<>();
-            Map<String, Object> params = keyParams(scope, key);
-            tx.run("MATCH (v:MemoryVersion " + KEY_PROPS + ") WHERE NOT v.tombstone RETURN v ORDER BY v.version", params)
-                    .forEachRemaining(r -> versions.add(entry(r.get("v").asNode())));
-            tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0 RETURN m", params)
-                    .forEachRemaining(r -> versions.add(entry(r.get("m").asNode())));
-            return List.copyOf(versions);
-        });
-    }
-
-    /** Erases the key: entry, versions, tombstones and relations. */
-    public boolean purge(String key, Scope scope) {
-        Objects.requireNonNull(scope, "scope");
-        Keys.validate(key);
-        return write("purge " + describe(key, scope), tx -> {
-            Map<String, Object> params = keyParams(scope, key);
-            long removed = tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0 DETACH DELETE m RETURN count(*) AS n",
-                    params).single().get("n").asLong();
-            removed += tx.run("MATCH (v:MemoryVersion " + KEY_PROPS + ") DETACH DELETE v RETURN count(*) AS n", params)
-                    .single().get("n").asLong();
-            return removed > 0;
-        });
-    }
-
-    /** Erases every key of the scope's namespace; returns how many keys. */
-    public int purge(Scope scope) {
-        Objects.requireNonNull(scope, "scope");
-        return write("purge the " + scope.id() + " scope", tx -> purgeNamespace(tx, scope));
-    }
-
-    private int purgeNamespace(TransactionContext tx, Scope scope) {
-        Map<String, Object> ns = namespace(scope);
-        String where = " WHERE n.store = $store AND n.project = $project AND n.session = $session AND n.scope = $scope";
-        List<String> keys = new ArrayList<>(tx.run("MATCH (n:Memory)" + where + " AND n.version > 0 RETURN n.key AS key", ns)
-                .list(r -> r.get("key").asString()));
-        keys.addAll(tx.run("MATCH (n:MemoryVersion)" + where + " RETURN DISTINCT n.key AS key", ns).list(r -> r.get("key").asString()));
-        tx.run("MATCH (n:Memory)" + where + " AND n.version > 0 DETACH DELETE n", ns).consume();
-        tx.run("MATCH (n:MemoryVersion)" + where + " DETACH DELETE n", ns).consume();
-        return new LinkedHashSet<>(keys).size();
-    }
-
-    // ------------------------------------------------------------------ graph
-
-    private static EntryRef checked(EntryRef ref) {
-        Objects.requireNonNull(ref, "entry");
-        Keys.validate(ref.key());
-        return ref;
-    }
-
-    private Map<String, Object> endParams(String prefix, EntryRef ref, Map<String, Object> into) {
-        Map<String, Object> ns = keyParams(ref.scope(), ref.key());
-        for (String name : List.of("project", "session", "scope", "key")) {
-            into.put(prefix + name, ns.get(name));
-        }
-        into.put("store", store);
-        return into;
-    }
-
-    private static String end(String prefix) {
-        return "{store: $store, project: $" + prefix + "project, session: $" + prefix + "session, scope: $" + prefix
-                + "scope, key: $" + prefix + "key}";
-    }
-
-    /** Relates two live entries; again returns the stored relation. The type is checked, then used as a dynamic type. */
-    public Relation relate(EntryRef from, EntryRef to, String type) {
-        checked(from);
-        checked(to);
-        EntryRules.checkRelationType(type);
-        return write("relate " + from + " to " + to, tx -> {
-            Map<String, Object> params = endParams("to", to, endParams("from", from, new HashMap<>()));
-            params.put("type", type);
-            params.put("now", clock.instant().toEpochMilli());
-            List<Record> ends = tx.run("OPTIONAL MATCH (a:Memory " + end("from") + ") WHERE a.version > 0"
-                    + " OPTIONAL MATCH (b:Memory " + end("to") + ") WHERE b.version > 0"
-                    + " RETURN a IS NOT NULL AS a, b IS NOT NULL AS b", params).list();
-            boolean a = ends.get(0).get("a").asBoolean();
-            boolean b = ends.get(0).get("b").asBoolean();
-            if (!a || !b) {
-                throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry "
-                        + (!a ? from : to) + " that this provider can see. Store it first.");
-            }
-            long createdAt = tx.run("MATCH (a:Memory " + end("from") + ") MATCH (b:Memory " + end("to") + ")"
-                    + " SET a.lock = true REMOVE a.lock SET b.lock = true REMOVE b.lock"
-                    + " MERGE (a)-[r:$($type)]->(b) ON CREATE SET r.createdAt = $now RETURN r.createdAt AS createdAt", params)
-                    .single().get("createdAt").asLong();
-            return new Relation(from, type, to, Instant.ofEpochMilli(createdAt));
-        });
-    }
-
-    /** Removes one relation. */
-    public boolean unrelate(EntryRef from, EntryRef to, String type) {
-        checked(from);
-        checked(to);
-        EntryRules.checkRelationType(type);
-        return write("unrelate " + from + " from " + to, tx -> {
-            Map<String, Object> params = endParams("to", to, endParams("from", from, new HashMap<>()));
-            params.put("type", type);
-            return tx.run("MATCH (a:Memory " + end("from") + ")-[r:$($type)]->(b:Memory " + end("to") + ")"
-                    + " WHERE a.version > 0 AND b.version > 0 DELETE r RETURN count(r) AS n", params)
-                    .single().get("n").asLong() > 0;
-        });
-    }
-
-    private static String arrow(Direction direction, String inner) {
-        return switch (direction) {
-            case OUTGOING -> "-[" + inner + "]->";
-            case INCOMING -> "<-[" + inner + "]-";
-            case BOTH -> "-[" + inner + "]-";
-        };
-    }
-
-    private static final String RELATION_ROW = " RETURN startNode(r) AS f, type(r) AS type, endNode(r) AS t, r.createdAt AS createdAt";
-
-    private Relation relation(Record row) {
-        Node f = row.get("f").asNode();
-        Node t = row.get("t").asNode();
-        return new Relation(EntryRef.of(f.get("key").asString(), Scope.parse(f.get("scope").asString())), row.get("type").asString(),
-                EntryRef.of(t.get("key").asString(), Scope.parse(t.get("scope").asString())),
-                Instant.ofEpochMilli(row.get("createdAt").asLong(0)));
-    }
-
-    /** The visible relations of an entry, ordered by type, from, to. */
-    public List<Relation> relations(EntryRef entry, Direction direction) {
-        checked(entry);
-        Objects.requireNonNull(direction, "direction");
-        return read("read the relations of " + entry, tx -> {
-            Map<String, Object> params = endParams("a", entry, visibleParams());
-            Set<Relation> found = new TreeSet<>();
-            tx.run("MATCH (a:Memory " + end("a") + ")" + arrow(direction, "r") + "(b:Memory)"
-                    + " WHERE a.version > 0 AND b.store = $store AND b.version > 0 AND " + String.format(VISIBLE, "b")
-                    + RELATION_ROW, params).forEachRemaining(r -> found.add(relation(r)));
-            return List.copyOf(found);
-        });
-    }
-
-    /**
-     * Walks from {@code start}: the relations it may follow come from one variable-length match bounded by the depth
-     * (a validated integer), and {@link GraphWalker} orders the walk exactly as the contract says.
-     */
-    public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
-        checked(start);
-        Objects.requireNonNull(traversal, "traversal");
-        List<Relation> edges = read("traverse from " + start, tx -> {
-            Map<String, Object> params = endParams("a", start, visibleParams());
-            params.put("types", List.copyOf(traversal.types()));
-            List<Record> exists = tx.run("MATCH (a:Memory " + end("a") + ") WHERE a.version > 0 RETURN a.key", params).list();
-            if (exists.isEmpty()) {
-                return null;
-            }
-            String hop = arrow(traversal.direction(), "rels*1.." + traversal.maxDepth());
-            List<Relation> found = new ArrayList<>();
-            tx.run("MATCH p = (a:Memory " + end("a") + ")" + hop + "(b:Memory)"
-                    + " WHERE a.version > 0 AND all(n IN nodes(p) WHERE n:Memory AND n.store = $store AND n.version > 0"
-                    + " AND " + String.format(VISIBLE, "n") + ")"
-                    + " AND (size($types) = 0 OR all(x IN rels WHERE type(x) IN $types))"
-                    + " UNWIND rels AS r WITH DISTINCT r" + RELATION_ROW, params).forEachRemaining(r -> found.add(relation(r)));
-            return found;
-        });
-        if (edges == null) {
-            return List.of();
-        }
-        return GraphWalker.traverse(start, traversal, edges);
     }
 }

@@ -2,23 +2,16 @@ package dev.forge.memory.sqlite.internal;
 
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.CorruptEntryException;
-import dev.forge.memory.Direction;
-import dev.forge.memory.EntryNotFoundException;
 import dev.forge.memory.EntryRef;
-import dev.forge.memory.GraphPath;
 import dev.forge.memory.Hit;
-import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
-import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.StoreProblem;
-import dev.forge.memory.Traversal;
 import dev.forge.memory.EntryRules;
+import dev.forge.memory.support.EntryStore;
 import dev.forge.memory.support.EntryWrite;
-import dev.forge.memory.support.GraphWalker;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.KeywordScorer;
 import java.nio.file.Path;
@@ -42,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * The operations of one provider on a {@link Database}: what its project and session see of the shared file, and how
  * each call maps to SQL. Every write is one SQLite transaction; every read one statement, so it sees one snapshot.
  */
-public final class SqliteStore {
+public final class SqliteStore implements EntryStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteStore.class);
 
@@ -105,6 +98,21 @@ public final class SqliteStore {
         }
     }
 
+    /** The project this store serves. */
+    String project() {
+        return project;
+    }
+
+    /** The session this store serves. */
+    String session() {
+        return session;
+    }
+
+    /** The clock writes are stamped with. */
+    Clock clock() {
+        return clock;
+    }
+
     /** The namespace of {@code scope} for this store. */
     public Namespace namespace(Scope scope) {
         return Namespace.of(Objects.requireNonNull(scope, "scope"), project, session);
@@ -139,9 +147,9 @@ public final class SqliteStore {
             return id != 0;
         }
 
-        /** The version a deletion of it would take. */
-        long tombstoneVersion() {
-            return Math.max(version, lastVersion) + 1;
+        /** The version a deletion of {@code key} in {@code namespace} would take. */
+        long tombstoneVersion(Namespace namespace, String key) {
+            return EntryWrite.nextVersion(new EntryRef(key, namespace.scope()), Math.max(version, lastVersion));
         }
     }
 
@@ -174,23 +182,7 @@ public final class SqliteStore {
                 throw Rows.corrupt(path(), write.key(), write.scope().id(), e);
             }
         }
-        return stamp(write, live, current.lastVersion(), now);
-    }
-
-    /**
-     * The entry {@code write} stores at {@code now} over the live entry {@code live}, if any, when the highest version
-     * number the key has taken (tombstones included) is {@code lastVersion}.
-     */
-    static MemoryEntry stamp(EntryWrite write, Optional<MemoryEntry> live, long lastVersion, Instant now) {
-        if (live.isPresent()) {
-            return write.toEntry(live, now);
-        }
-        MemoryEntry fresh = write.toEntry(Optional.empty(), now);
-        if (lastVersion == 0) {
-            return fresh;
-        }
-        return new MemoryEntry(fresh.key(), fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
-                fresh.createdAt(), fresh.updatedAt(), lastVersion + 1);
+        return write.toEntry(live, current.lastVersion(), now);
     }
 
     /** Stores a validated write: one transaction. */
@@ -226,8 +218,7 @@ public final class SqliteStore {
         long id;
         if (current.live()) {
             id = current.id();
-            try (PreparedStatement update = connection.prepareStatement("UPDATE entries SET value = ?, tags = ?, metadata = ?,"
-                    + " created_at = ?, updated_at = ?, version = ? WHERE id = ?")) {
+            try (PreparedStatement update = connection.prepareStatement(Statements.UPDATE_ENTRY)) {
                 update.setString(1, entry.value());
                 update.setString(2, tags);
                 update.setString(3, metadata);
@@ -237,13 +228,12 @@ public final class SqliteStore {
                 update.setLong(7, id);
                 update.executeUpdate();
             }
-            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM tags WHERE entry_id = ?")) {
+            try (PreparedStatement delete = connection.prepareStatement(Statements.DELETE_TAGS)) {
                 delete.setLong(1, id);
                 delete.executeUpdate();
             }
         } else {
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO entries (project, session, scope, key, value,"
-                    + " tags, metadata, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_ENTRY)) {
                 int next = namespace.bind(insert, 1);
                 insert.setString(next++, entry.key());
                 insert.setString(next++, entry.value());
@@ -257,7 +247,7 @@ public final class SqliteStore {
             id = lastInsertRowid(connection);
         }
         if (!entry.tags().isEmpty()) {
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO tags (tag, entry_id) VALUES (?, ?)")) {
+            try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_TAG)) {
                 for (String tag : entry.tags()) {
                     insert.setString(1, tag);
                     insert.setLong(2, id);
@@ -271,8 +261,7 @@ public final class SqliteStore {
     /** Appends {@code versions} (not tombstones) to the history of their key, one prepared statement for all. */
     private static void insertVersions(Connection connection, Namespace namespace, List<MemoryEntry> versions)
             throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO versions (project, session, scope, key, version,"
-                + " tombstone, value, tags, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_VERSION)) {
             for (MemoryEntry entry : versions) {
                 int next = namespace.bind(insert, 1);
                 insert.setString(next++, entry.key());
@@ -321,7 +310,7 @@ public final class SqliteStore {
 
     private static long lastInsertRowid(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT last_insert_rowid()")) {
+             ResultSet rows = statement.executeQuery(Statements.LAST_INSERT_ROWID)) {
             rows.next();
             return rows.getLong(1);
         }
@@ -341,15 +330,14 @@ public final class SqliteStore {
     /** Replaces the live row {@code current} of {@code key} by a tombstone version; its tags and relations go with it. */
     public static boolean deleteLive(Connection connection, Namespace namespace, String key, Current current, Instant now)
             throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO versions (project, session, scope, key,"
-                + " version, tombstone, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)")) {
+        try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_TOMBSTONE)) {
             int next = namespace.bind(insert, 1);
             insert.setString(next++, key);
-            insert.setLong(next++, current.tombstoneVersion());
+            insert.setLong(next++, current.tombstoneVersion(namespace, key));
             insert.setLong(next, now.toEpochMilli());
             insert.executeUpdate();
         }
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM entries WHERE id = ?")) {
+        try (PreparedStatement delete = connection.prepareStatement(Statements.DELETE_ENTRY)) {
             delete.setLong(1, current.id());
             return delete.executeUpdate() == 1;
         }
@@ -360,16 +348,13 @@ public final class SqliteStore {
         Namespace namespace = namespace(scope);
         checkOpen();
         return database.write("clear the " + scope.id() + " scope", connection -> {
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO versions (project, session, scope, key,"
-                    + " version, tombstone, updated_at) SELECT e.project, e.session, e.scope, e.key, max(e.version, coalesce("
-                    + "(SELECT max(v.version) FROM versions v WHERE v.project = e.project AND v.session = e.session"
-                    + " AND v.scope = e.scope AND v.key = e.key), 0)) + 1, 1, ? FROM entries e WHERE " + Namespace.CONDITION)) {
+            try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_TOMBSTONES)) {
                 insert.setLong(1, clock.instant().toEpochMilli());
                 namespace.bind(insert, 2);
                 insert.executeUpdate();
             }
             try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM entries WHERE project = ? AND session = ? AND scope = ?")) {
+                    Statements.DELETE_LIVE_ENTRIES)) {
                 namespace.bind(delete, 1);
                 return delete.executeUpdate();
             }
@@ -383,7 +368,7 @@ public final class SqliteStore {
         int[] erased = new int[1];
         int ended = database.write("end the session", connection -> {
             int live;
-            try (PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM entries e WHERE " + Namespace.CONDITION)) {
+            try (PreparedStatement count = connection.prepareStatement(Statements.COUNT_LIVE)) {
                 namespace.bind(count, 1);
                 try (ResultSet rows = count.executeQuery()) {
                     rows.next();
@@ -557,7 +542,7 @@ public final class SqliteStore {
      */
     private static void mergeSearchIndex(Connection connection) throws SQLException {
         try (java.sql.Statement statement = connection.createStatement()) {
-            statement.execute("INSERT INTO entries_fts(entries_fts) VALUES('optimize')");
+            statement.execute(Statements.OPTIMIZE_SEARCH_INDEX);
         }
     }
 
@@ -569,7 +554,7 @@ public final class SqliteStore {
     private void checkpoint() {
         database.onWriter("checkpoint after a purge", connection -> {
             try (java.sql.Statement statement = connection.createStatement()) {
-                statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+                statement.execute(Statements.CHECKPOINT);
             }
             return null;
         });
@@ -588,9 +573,7 @@ public final class SqliteStore {
 
     private static int purgeNamespace(Connection connection, Namespace namespace) throws SQLException {
         int keys;
-        try (PreparedStatement count = connection.prepareStatement("SELECT count(*) FROM (SELECT key FROM versions"
-                + " WHERE project = ? AND session = ? AND scope = ? UNION SELECT key FROM entries"
-                + " WHERE project = ? AND session = ? AND scope = ?)")) {
+        try (PreparedStatement count = connection.prepareStatement(Statements.COUNT_KEYS)) {
             namespace.bind(count, namespace.bind(count, 1));
             try (ResultSet rows = count.executeQuery()) {
                 rows.next();
@@ -599,7 +582,7 @@ public final class SqliteStore {
         }
         for (String table : List.of("entries", "versions")) {
             try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM " + table + " WHERE project = ? AND session = ? AND scope = ?")) {
+                    Statements.deleteNamespace(table))) {
                 namespace.bind(delete, 1);
                 delete.executeUpdate();
             }
@@ -608,231 +591,5 @@ public final class SqliteStore {
             mergeSearchIndex(connection);
         }
         return keys;
-    }
-
-    // ------------------------------------------------------------------ graph
-
-    private long entryId(Connection connection, EntryRef ref) throws SQLException {
-        Namespace namespace = namespace(ref.scope());
-        try (PreparedStatement statement = connection.prepareStatement(Statements.ENTRY_ID)) {
-            statement.setString(namespace.bind(statement, 1), ref.key());
-            try (ResultSet rows = statement.executeQuery()) {
-                return rows.next() ? rows.getLong(1) : 0;
-            }
-        }
-    }
-
-    private static EntryRef checked(EntryRef ref) {
-        Objects.requireNonNull(ref, "entry");
-        Keys.validate(ref.key());
-        return ref;
-    }
-
-    /** Relates two live entries; relating them again returns the stored relation. */
-    public Relation relate(EntryRef from, EntryRef to, String type) {
-        checked(from);
-        checked(to);
-        EntryRules.checkRelationType(type);
-        checkOpen();
-        return database.write("relate " + from + " to " + to, connection -> {
-            long source = entryId(connection, from);
-            long target = entryId(connection, to);
-            if (source == 0 || target == 0) {
-                throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry "
-                        + (source == 0 ? from : to) + " that this provider can see. Store it first.");
-            }
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO edges (from_entry, type, to_entry, created_at)"
-                    + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-                insert.setLong(1, source);
-                insert.setString(2, type);
-                insert.setLong(3, target);
-                insert.setLong(4, clock.instant().toEpochMilli());
-                insert.executeUpdate();
-            }
-            try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT created_at FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?")) {
-                select.setLong(1, source);
-                select.setString(2, type);
-                select.setLong(3, target);
-                try (ResultSet rows = select.executeQuery()) {
-                    rows.next();
-                    return new Relation(from, type, to, Instant.ofEpochMilli(rows.getLong(1)));
-                }
-            }
-        });
-    }
-
-    /** Removes one relation; false when there was none. */
-    public boolean unrelate(EntryRef from, EntryRef to, String type) {
-        checked(from);
-        checked(to);
-        EntryRules.checkRelationType(type);
-        checkOpen();
-        return database.write("unrelate " + from + " from " + to, connection -> {
-            long source = entryId(connection, from);
-            long target = entryId(connection, to);
-            if (source == 0 || target == 0) {
-                return false;
-            }
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?")) {
-                delete.setLong(1, source);
-                delete.setString(2, type);
-                delete.setLong(3, target);
-                return delete.executeUpdate() > 0;
-            }
-        });
-    }
-
-    /** The visible relations of an entry in {@code direction}, ordered by type, from, to. */
-    public List<Relation> relations(EntryRef entry, Direction direction) {
-        checked(entry);
-        Objects.requireNonNull(direction, "direction");
-        checkOpen();
-        return database.read("read the relations of " + entry, connection -> {
-            long id = entryId(connection, entry);
-            if (id == 0) {
-                return List.<Relation>of();
-            }
-            String sql = switch (direction) {
-                case OUTGOING -> Statements.RELATIONS_OUTGOING;
-                case INCOMING -> Statements.RELATIONS_INCOMING;
-                case BOTH -> Statements.RELATIONS_BOTH;
-            };
-            List<Object> parameters = new ArrayList<>(List.of(id, project, session));
-            if (direction == Direction.BOTH) {
-                parameters.addAll(List.of(id, project, session));
-            }
-            List<Relation> relations = new ArrayList<>();
-            try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                bind(statement, parameters);
-                try (ResultSet rows = statement.executeQuery()) {
-                    while (rows.next()) {
-                        relations.add(relation(rows));
-                    }
-                }
-            }
-            relations.sort(null);
-            return List.copyOf(relations);
-        });
-    }
-
-    private Relation relation(ResultSet rows) throws SQLException {
-        try {
-            return new Relation(EntryRef.of(rows.getString("from_key"), Scope.parse(rows.getString("from_scope"))),
-                    rows.getString("type"), EntryRef.of(rows.getString("to_key"), Scope.parse(rows.getString("to_scope"))),
-                    Instant.ofEpochMilli(rows.getLong("created_at")));
-        } catch (InvalidRequestException | NullPointerException e) {
-            throw Rows.corrupt(path(), rows.getString("from_key"), rows.getString("from_scope"), e);
-        }
-    }
-
-    /**
-     * Walks from {@code start}: the edges it may follow come from one recursive query, and {@link GraphWalker} walks them
-     * in memory, so that order and shortest paths follow the contract exactly.
-     */
-    public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
-        checked(start);
-        Objects.requireNonNull(traversal, "traversal");
-        checkOpen();
-        List<Relation> edges = database.read("traverse from " + start, connection -> {
-            long id = entryId(connection, start);
-            if (id == 0) {
-                return null;
-            }
-            Statements.Bound sql = Statements.traverse(id, traversal, project, session);
-            List<Relation> found = new ArrayList<>();
-            try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-                bind(statement, sql.parameters());
-                try (ResultSet rows = statement.executeQuery()) {
-                    while (rows.next()) {
-                        found.add(relation(rows));
-                    }
-                }
-            }
-            return found;
-        });
-        if (edges == null) {
-            return List.of();
-        }
-        return GraphWalker.traverse(start, traversal, edges);
-    }
-
-    // ------------------------------------------------------------------ maintenance
-
-    /** Creates the index that serves equality on metadata field {@code field}, if missing. */
-    public void index(String field) {
-        Objects.requireNonNull(field, "field");
-        String path = Statements.jsonPathLiteral(field).orElseThrow(() -> new InvalidRequestException("Cannot index metadata "
-                + "field '" + field + "': index a field name that is not empty and has no '\"', '\\' or control characters."));
-        checkOpen();
-        database.write("index metadata field '" + field + "'", connection -> {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute(Statements.createMetadataIndex(field, path));
-            }
-            return null;
-        });
-    }
-
-    /**
-     * SQLite's {@code integrity_check} and {@code foreign_key_check}, the search index against the entries, and every
-     * row whose tags or metadata do not parse; each problem located at the database file.
-     */
-    public List<StoreProblem> doctor() {
-        checkOpen();
-        String location = path().toString();
-        List<StoreProblem> problems = new ArrayList<>();
-        database.read("check the database", connection -> {
-            try (Statement statement = connection.createStatement()) {
-                // A search first: FTS5 reloads its segment list from the file when a query reads the index, but
-                // integrity_check reuses what this read connection cached at its last search, and reports segments a
-                // later write merged away as corruption.
-                try (ResultSet ignored = statement.executeQuery(
-                        "SELECT rowid FROM entries_fts WHERE entries_fts MATCH '\"doctor\"' LIMIT 1")) {
-                    ignored.next();
-                }
-                try (ResultSet rows = statement.executeQuery("PRAGMA integrity_check")) {
-                    while (rows.next()) {
-                        if (!"ok".equals(rows.getString(1))) {
-                            problems.add(new StoreProblem(location, "integrity_check: " + rows.getString(1)
-                                    + "; export what can be read and restore the file from a backup"));
-                        }
-                    }
-                }
-                try (ResultSet rows = statement.executeQuery("PRAGMA foreign_key_check")) {
-                    while (rows.next()) {
-                        problems.add(new StoreProblem(location, "foreign_key_check: row " + rows.getLong(2) + " of table "
-                                + rows.getString(1) + " points at a missing row of " + rows.getString(3)
-                                + "; delete it with a SQLite tool"));
-                    }
-                }
-                for (String table : List.of("entries", "versions")) {
-                    try (ResultSet rows = statement.executeQuery("SELECT id, " + Rows.ENTRY_COLUMNS + " FROM " + table
-                            + " e" + (table.equals("versions") ? " WHERE e.tombstone = 0" : "") + " ORDER BY e.id")) {
-                        while (rows.next()) {
-                            try {
-                                Rows.entry(rows, path());
-                            } catch (CorruptEntryException e) {
-                                problems.add(new StoreProblem(location, "row " + rows.getLong("id") + " of table " + table
-                                        + ": " + e.getMessage()));
-                            }
-                        }
-                    }
-                }
-            }
-            return null;
-        });
-        try {
-            database.check("check the search index", connection -> {
-                try (Statement statement = connection.createStatement()) {
-                    statement.execute("INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)");
-                }
-                return null;
-            });
-        } catch (dev.forge.memory.StorageException e) {
-            problems.add(new StoreProblem(location, "the keyword search index does not match the entries ("
-                    + e.getCause().getMessage() + "); rebuild it with: INSERT INTO entries_fts (entries_fts) VALUES ('rebuild')"));
-        }
-        return List.copyOf(problems);
     }
 }

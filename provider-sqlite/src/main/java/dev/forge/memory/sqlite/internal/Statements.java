@@ -430,4 +430,90 @@ public final class Statements {
         sql.append(String.join("\nUNION\n", selects));
         return new Bound(sql.toString(), List.copyOf(parameters));
     }
+
+    // ------------------------------------------------------------------ writes, history, relations, checks
+
+    /** Overwrites a live row: value, tags, metadata, created_at, updated_at, version, id. */
+    public static final String UPDATE_ENTRY = "UPDATE entries SET value = ?, tags = ?, metadata = ?,"
+            + " created_at = ?, updated_at = ?, version = ? WHERE id = ?";
+
+    /** Removes the tag rows of an entry: its id. */
+    public static final String DELETE_TAGS = "DELETE FROM tags WHERE entry_id = ?";
+
+    /** Inserts a live row: namespace, key, value, tags, metadata, created_at, updated_at, version. */
+    public static final String INSERT_ENTRY = "INSERT INTO entries (project, session, scope, key, value,"
+            + " tags, metadata, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /** Inserts one tag row: tag, entry id. */
+    public static final String INSERT_TAG = "INSERT INTO tags (tag, entry_id) VALUES (?, ?)";
+
+    /** Appends a version (not a tombstone): namespace, key, version, value, tags, metadata, created_at, updated_at. */
+    public static final String INSERT_VERSION = "INSERT INTO versions (project, session, scope, key, version,"
+            + " tombstone, value, tags, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)";
+
+    /** The row id the last insert of this connection took. */
+    public static final String LAST_INSERT_ROWID = "SELECT last_insert_rowid()";
+
+    /** Appends a tombstone version: namespace, key, version, updated_at. */
+    public static final String INSERT_TOMBSTONE = "INSERT INTO versions (project, session, scope, key,"
+            + " version, tombstone, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)";
+
+    /** Deletes a live row (its tags and relations go with it): its id. */
+    public static final String DELETE_ENTRY = "DELETE FROM entries WHERE id = ?";
+
+    /** Appends a tombstone after every live entry of a namespace: updated_at, then {@link Namespace#CONDITION}. */
+    public static final String INSERT_TOMBSTONES = "INSERT INTO versions (project, session, scope, key,"
+            + " version, tombstone, updated_at) SELECT e.project, e.session, e.scope, e.key, max(e.version, coalesce("
+            + "(SELECT max(v.version) FROM versions v WHERE v.project = e.project AND v.session = e.session"
+            + " AND v.scope = e.scope AND v.key = e.key), 0)) + 1, 1, ? FROM entries e WHERE " + Namespace.CONDITION;
+
+    /** Deletes every live row of a namespace: project, session, scope. */
+    public static final String DELETE_LIVE_ENTRIES = "DELETE FROM entries WHERE project = ? AND session = ? AND scope = ?";
+
+    /** The number of live entries of a namespace: {@link Namespace#CONDITION}. */
+    public static final String COUNT_LIVE = "SELECT count(*) FROM entries e WHERE " + Namespace.CONDITION;
+
+    /** Merges the segments of the keyword index, so that deleted words leave the file. */
+    public static final String OPTIMIZE_SEARCH_INDEX = "INSERT INTO entries_fts(entries_fts) VALUES('optimize')";
+
+    /** Copies the write-ahead log into the database and empties it. */
+    public static final String CHECKPOINT = "PRAGMA wal_checkpoint(TRUNCATE)";
+
+    /** The number of keys of a namespace, deleted ones included: the namespace twice. */
+    public static final String COUNT_KEYS = "SELECT count(*) FROM (SELECT key FROM versions"
+            + " WHERE project = ? AND session = ? AND scope = ? UNION SELECT key FROM entries"
+            + " WHERE project = ? AND session = ? AND scope = ?)";
+
+    /** Inserts a relation unless it exists: from, type, to, created_at. */
+    public static final String INSERT_EDGE = "INSERT INTO edges (from_entry, type, to_entry, created_at)"
+            + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING";
+
+    /** When a relation was made: from, type, to. */
+    public static final String EDGE_CREATED_AT = "SELECT created_at FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?";
+
+    /** Deletes a relation: from, type, to. */
+    public static final String DELETE_EDGE = "DELETE FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?";
+
+    /** A search that makes a read connection reload the keyword index's segment list. */
+    public static final String SEARCH_INDEX_PROBE = "SELECT rowid FROM entries_fts WHERE entries_fts MATCH '\"doctor\"' LIMIT 1";
+
+    /** SQLite's check of the whole file. */
+    public static final String INTEGRITY_CHECK = "PRAGMA integrity_check";
+
+    /** Rows that point at missing rows. */
+    public static final String FOREIGN_KEY_CHECK = "PRAGMA foreign_key_check";
+
+    /** FTS5's check of the keyword index against the entries (runs as a write). */
+    public static final String SEARCH_INDEX_CHECK = "INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)";
+
+    /** Deletes every row of {@code table} ({@code entries} or {@code versions}) of a namespace: project, session, scope. */
+    static String deleteNamespace(String table) {
+        return "DELETE FROM " + table + " WHERE project = ? AND session = ? AND scope = ?";
+    }
+
+    /** Every stored row of {@code table} ({@code entries}, or the versions but tombstones) with its id, by id. */
+    static String storedRows(String table) {
+        return "SELECT id, " + Rows.ENTRY_COLUMNS + " FROM " + table + " e"
+                + (table.equals("versions") ? " WHERE e.tombstone = 0" : "") + " ORDER BY e.id";
+    }
 }

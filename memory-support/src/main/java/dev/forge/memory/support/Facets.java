@@ -1,0 +1,125 @@
+package dev.forge.memory.support;
+
+import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.GraphPath;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
+import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
+import dev.forge.memory.Traversal;
+import dev.forge.memory.VersionHistory;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Facets made of a store's methods, for a provider whose store already does the work (and its checks): {@code
+ * Facets.graph(store::relate, store::unrelate, store::relations, store::traverse)} instead of a class that forwards
+ * each call. The facet objects hide the store: a caller cannot cast them back to it.
+ */
+public final class Facets {
+
+    private Facets() {
+    }
+
+    /** {@link MemoryGraph#relate}. */
+    @FunctionalInterface
+    public interface Relate {
+        /** See {@link MemoryGraph#relate}. */
+        Relation relate(EntryRef from, EntryRef to, String type);
+    }
+
+    /** {@link MemoryGraph#unrelate}. */
+    @FunctionalInterface
+    public interface Unrelate {
+        /** See {@link MemoryGraph#unrelate}. */
+        boolean unrelate(EntryRef from, EntryRef to, String type);
+    }
+
+    /** {@link MemoryGraph#relations}. */
+    @FunctionalInterface
+    public interface Relations {
+        /** See {@link MemoryGraph#relations}. */
+        List<Relation> relations(EntryRef entry, Direction direction);
+    }
+
+    /** {@link MemoryGraph#traverse}. */
+    @FunctionalInterface
+    public interface Traverse {
+        /** See {@link MemoryGraph#traverse}. */
+        List<GraphPath> traverse(EntryRef start, Traversal traversal);
+    }
+
+    /** {@link VersionHistory#versions}. */
+    @FunctionalInterface
+    public interface Versions {
+        /** See {@link VersionHistory#versions}. */
+        List<MemoryEntry> versions(String key, Scope scope);
+    }
+
+    /** {@link VersionHistory#purge(String, Scope)}. */
+    @FunctionalInterface
+    public interface PurgeKey {
+        /** See {@link VersionHistory#purge(String, Scope)}. */
+        boolean purge(String key, Scope scope);
+    }
+
+    /** {@link VersionHistory#purge(Scope)}. */
+    @FunctionalInterface
+    public interface PurgeScope {
+        /** See {@link VersionHistory#purge(Scope)}. */
+        int purge(Scope scope);
+    }
+
+    /** A graph facet whose every call is one of the given methods. */
+    public static MemoryGraph graph(Relate relate, Unrelate unrelate, Relations relations, Traverse traverse) {
+        Objects.requireNonNull(relate, "relate");
+        Objects.requireNonNull(unrelate, "unrelate");
+        Objects.requireNonNull(relations, "relations");
+        Objects.requireNonNull(traverse, "traverse");
+        return new MemoryGraph() {
+            @Override
+            public Relation relate(EntryRef from, EntryRef to, String type) {
+                return relate.relate(from, to, type);
+            }
+
+            @Override
+            public boolean unrelate(EntryRef from, EntryRef to, String type) {
+                return unrelate.unrelate(from, to, type);
+            }
+
+            @Override
+            public List<Relation> relations(EntryRef entry, Direction direction) {
+                return relations.relations(entry, direction);
+            }
+
+            @Override
+            public List<GraphPath> traverse(EntryRef start, Traversal traversal) {
+                return traverse.traverse(start, traversal);
+            }
+        };
+    }
+
+    /** A history facet whose every call is one of the given methods. */
+    public static VersionHistory history(Versions versions, PurgeKey purgeKey, PurgeScope purgeScope) {
+        Objects.requireNonNull(versions, "versions");
+        Objects.requireNonNull(purgeKey, "purgeKey");
+        Objects.requireNonNull(purgeScope, "purgeScope");
+        return new VersionHistory() {
+            @Override
+            public List<MemoryEntry> versions(String key, Scope scope) {
+                return versions.versions(key, scope);
+            }
+
+            @Override
+            public boolean purge(String key, Scope scope) {
+                return purgeKey.purge(key, scope);
+            }
+
+            @Override
+            public int purge(Scope scope) {
+                return purgeScope.purge(scope);
+            }
+        };
+    }
+}

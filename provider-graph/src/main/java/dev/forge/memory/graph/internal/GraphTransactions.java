@@ -1,0 +1,92 @@
+package dev.forge.memory.graph.internal;
+
+import dev.forge.memory.EntryRef;
+import dev.forge.memory.Keys;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.support.tx.Change;
+import dev.forge.memory.support.tx.Commit;
+import dev.forge.memory.support.tx.Snapshot;
+import dev.forge.memory.support.tx.TransactionBackend;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Neo4j side of an {@link dev.forge.memory.support.tx.OptimisticTransaction}: a key's revision is the {@code rev}
+ * of its live node or last tombstone. A commit is one Neo4j write transaction that locks every touched key's node,
+ * checks each still has the revision seen, then applies every buffered write, or applies nothing.
+ */
+public final class GraphTransactions extends TransactionBackend<String> {
+
+    private final GraphStore store;
+
+    /** Transactions on {@code store}, stamping writes with {@code clock}. */
+    public GraphTransactions(GraphStore store, Clock clock) {
+        super(store::checkOpen, store::isClosed, store.limits(), clock, true);
+        this.store = store;
+    }
+
+    @Override
+    public Snapshot<String> read(EntryRef ref) {
+        GraphStore.Current current = store.read("read key '" + Keys.abbreviate(ref.key()) + "' in a transaction",
+                tx -> store.current(tx, ref.scope(), ref.key()));
+        return Snapshot.of(current.live(), current.lastVersion(), current.revision());
+    }
+
+    @Override
+    public void commit(Commit<String> commit) {
+        List<Change> changes = commit.changes();
+        if (changes.isEmpty()) {
+            return;
+        }
+        List<List<Double>> vectors = vectors(changes);
+        store.write("commit a transaction", tx -> {
+            for (EntryRef ref : commit.observed().keySet()) {
+                store.lock(tx, ref.scope(), ref.key());
+            }
+            commit.verify(ref -> store.current(tx, ref.scope(), ref.key()).revision());
+            for (int i = 0; i < changes.size(); i++) {
+                Change change = changes.get(i);
+                EntryRef ref = change.ref();
+                GraphStore.Current current = store.current(tx, ref.scope(), ref.key());
+                if (change.entry().isPresent()) {
+                    store.apply(tx, change.entry().get(), current, vectors.get(i));
+                } else if (current.live().isPresent()) {
+                    store.deleteLive(tx, ref.scope(), ref.key(), current, clock().instant());
+                }
+            }
+            for (EntryRef ref : commit.observed().keySet()) {
+                store.unlockUnused(tx, ref.scope(), ref.key());
+            }
+            return null;
+        });
+    }
+
+    /**
+     * The vector of each change that stays the key's live entry, made in one call of the model (a write overwritten
+     * later in the transaction needs none) and before the Neo4j transaction, which a slow model would otherwise hold
+     * open; null elsewhere.
+     */
+    private List<List<Double>> vectors(List<Change> changes) {
+        List<List<Double>> vectors = new ArrayList<>(java.util.Collections.nCopies(changes.size(), (List<Double>) null));
+        Map<EntryRef, Integer> last = new HashMap<>();
+        for (int i = 0; i < changes.size(); i++) {
+            last.put(changes.get(i).ref(), i);
+        }
+        List<Integer> positions = new ArrayList<>();
+        List<MemoryEntry> entries = new ArrayList<>();
+        for (int i : last.values()) {
+            if (changes.get(i).entry().isPresent()) {
+                positions.add(i);
+                entries.add(changes.get(i).entry().get());
+            }
+        }
+        List<List<Double>> made = store.embeddings(entries);
+        for (int j = 0; j < positions.size(); j++) {
+            vectors.set(positions.get(j), made.get(j));
+        }
+        return vectors;
+    }
+}
