@@ -47,9 +47,7 @@ final class RelationFiles {
 
     /** Relates two live entries; see {@link dev.forge.memory.MemoryGraph#relate}. */
     Relation relate(EntryRef from, EntryRef to, String type) {
-        EntryRules.checkRelationType(type);
-        Keys.validate(from.key());
-        Keys.validate(to.key());
+        checkRelation(from, to, type);
         Shelf shelf = shelves.shelf(from.scope());
         Shelf targetShelf = shelves.shelf(to.scope());
         Root root = shelves.root(from.scope());
@@ -96,6 +94,12 @@ final class RelationFiles {
         });
     }
 
+    private static void checkRelation(EntryRef from, EntryRef to, String type) {
+        EntryRules.checkRelationType(type);
+        Keys.validate(from.key());
+        Keys.validate(to.key());
+    }
+
     private static void requireLive(Chain chain, EntryRef end, EntryRef from, EntryRef to) {
         if (chain == null || !chain.live()) {
             throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": " + end
@@ -105,9 +109,7 @@ final class RelationFiles {
 
     /** Removes a relation; see {@link dev.forge.memory.MemoryGraph#unrelate}. */
     boolean unrelate(EntryRef from, EntryRef to, String type) {
-        EntryRules.checkRelationType(type);
-        Keys.validate(from.key());
-        Keys.validate(to.key());
+        checkRelation(from, to, type);
         Shelf shelf = shelves.shelf(from.scope());
         Root root = shelves.root(from.scope());
         return access.writing(root, "unrelate " + from + " from " + to,
