@@ -6,9 +6,9 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
 import dev.forge.memory.benchmarks.Measure;
 import dev.forge.memory.benchmarks.markdown.BenchStores;
+import dev.forge.memory.benchmarks.markdown.ColdStore;
 import dev.forge.memory.benchmarks.markdown.WriteStore;
 import dev.forge.memory.file.FileMemoryProvider;
-import dev.forge.memory.Keys;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -25,7 +25,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The file provider at its default settings ({@code fsync: true}, no compression).
@@ -56,26 +55,12 @@ public class FileBench {
 
     /** A store of {@code entries} entries, written once per trial. */
     @State(org.openjdk.jmh.annotations.Scope.Benchmark)
-    public static class Cold {
-        Path root;
-        Path projectDirectory;
-        String probe;
+    public static class Cold extends ColdStore {
 
-        /** Writes the entries (without fsync: the files are the same, and this is not timed). */
+        /** Writes the entries. */
         @Setup(Level.Trial)
         public void setUp(FileBench bench) {
-            root = BenchStores.newDirectory("file-cold");
-            try (FileMemoryProvider provider = BenchStores.openFile(root, false)) {
-                BenchStores.fill(provider, 0, bench.entries);
-                projectDirectory = provider.directory().resolve("project").resolve(Keys.toFileName(BenchStores.PROJECT));
-            }
-            probe = BenchStores.key(bench.entries / 2);
-        }
-
-        /** Removes the store. */
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            BenchStores.deleteTree(root);
+            start(BenchStores.Backend.FILE, bench.entries);
         }
     }
 
@@ -106,8 +91,8 @@ public class FileBench {
     @Measure(value = "file cold open of the store + one get vs listing, reading and JSON-parsing the files raw",
             target = 1 / 1.5)
     public Optional<MemoryEntry> coldOpen_ours(Cold cold) {
-        try (FileMemoryProvider provider = BenchStores.openFile(cold.root, true)) {
-            return provider.get(cold.probe, Scope.PROJECT);
+        try (FileMemoryProvider provider = BenchStores.openFile(cold.root(), true)) {
+            return provider.get(cold.probe(), Scope.PROJECT);
         }
     }
 
@@ -115,13 +100,13 @@ public class FileBench {
     @Benchmark
     public Map<String, Object> coldOpen_baseline(Cold cold) throws IOException {
         Map<String, Map<String, Object>> byKey = new HashMap<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(cold.projectDirectory, "*.json")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(cold.files(), "*.json")) {
             for (Path file : files) {
                 Map<String, Object> entry = JSON.readValue(Files.readAllBytes(file), FIELDS);
                 byKey.put((String) entry.get("key"), entry);
             }
         }
-        return byKey.get(cold.probe);
+        return byKey.get(cold.probe());
     }
 
     /** {@code set} of a new key into the store of {@code entries} entries. */

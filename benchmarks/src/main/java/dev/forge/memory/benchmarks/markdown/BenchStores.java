@@ -1,5 +1,6 @@
 package dev.forge.memory.benchmarks.markdown;
 
+import dev.forge.memory.Keys;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.file.FileConfig;
@@ -76,6 +77,15 @@ public final class BenchStores {
         /** Opens this provider on {@code directory}, every setting at its default but {@code fsync}. */
         public MemoryProvider open(Path directory, boolean fsync) {
             return this == MARKDOWN ? openMarkdown(directory, fsync) : openFile(directory, fsync);
+        }
+
+        /**
+         * The directory where {@code provider}, opened by {@link #open}, keeps the project's entry files: the markdown
+         * version files, or the file provider's JSON files.
+         */
+        public Path entryDirectory(MemoryProvider provider) {
+            return this == MARKDOWN ? ((MarkdownMemoryProvider) provider).versionDirectory()
+                    : ((FileMemoryProvider) provider).directory().resolve("project").resolve(Keys.toFileName(PROJECT));
         }
     }
 

@@ -23,7 +23,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The markdown provider at its default settings ({@code fsync: true}, standard layout, git off).
@@ -55,26 +54,12 @@ public class MarkdownBench {
 
     /** A directory of {@code entries} memory files, written once per trial. */
     @State(org.openjdk.jmh.annotations.Scope.Benchmark)
-    public static class Cold {
-        Path root;
-        Path memoryDirectory;
-        String probe;
+    public static class Cold extends ColdStore {
 
-        /** Writes the memories (without fsync: the files are the same, and this is not timed). */
+        /** Writes the memories. */
         @Setup(Level.Trial)
         public void setUp(MarkdownBench bench) {
-            root = BenchStores.newDirectory("markdown-cold");
-            try (MarkdownMemoryProvider provider = BenchStores.openMarkdown(root, false)) {
-                BenchStores.fill(provider, 0, bench.entries);
-                memoryDirectory = provider.versionDirectory();
-            }
-            probe = BenchStores.key(bench.entries / 2);
-        }
-
-        /** Removes the directory. */
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            BenchStores.deleteTree(root);
+            start(BenchStores.Backend.MARKDOWN, bench.entries);
         }
     }
 
@@ -105,8 +90,8 @@ public class MarkdownBench {
     @Measure(value = "markdown cold open of the store + one get vs listing, reading and YAML-parsing the files raw",
             target = 1 / 1.5)
     public Optional<MemoryEntry> coldOpen_ours(Cold cold) {
-        try (MarkdownMemoryProvider provider = BenchStores.openMarkdown(cold.root, true)) {
-            return provider.get(cold.probe, Scope.PROJECT);
+        try (MarkdownMemoryProvider provider = BenchStores.openMarkdown(cold.root(), true)) {
+            return provider.get(cold.probe(), Scope.PROJECT);
         }
     }
 
@@ -114,13 +99,13 @@ public class MarkdownBench {
     @Benchmark
     public RawMemory coldOpen_baseline(Cold cold) throws IOException {
         Map<String, RawMemory> byKey = new HashMap<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(cold.memoryDirectory, "mem_*.md")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(cold.files(), "mem_*.md")) {
             for (Path file : files) {
                 RawMemory memory = RawMemory.parse(Files.readAllBytes(file));
                 byKey.merge(memory.key(), memory, (a, b) -> a.version() >= b.version() ? a : b);
             }
         }
-        return byKey.get(cold.probe);
+        return byKey.get(cold.probe());
     }
 
     /** {@code set} of a new key into the store of {@code entries} memories. */
