@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Timeout.ThreadMode;
  * locks, say) fails the test instead of hanging the build, even when the blocked call ignores interrupts.
  */
 @RequiresCapability(Capability.GRAPH)
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = ThreadMode.SEPARATE_THREAD)
 public abstract class GraphContract extends ContractSupport {
 
     private static final String LINKS = "LINKS";

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Timeout.ThreadMode;
  * even when the blocked call ignores interrupts.
  */
 @RequiresCapability(Capability.TRANSACTIONS)
-@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 10, unit = TimeUnit.MINUTES, threadMode = ThreadMode.SEPARATE_THREAD)
 public abstract class TransactionContract extends ContractSupport {
 
     private Transactions transactions() {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A real second process, {@link ChildWriter}, writing into a directory this JVM has open. */
-@Timeout(value = 90, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class CrossProcessTest {
 
     private static final int CHILD_ENTRIES = 30;

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * open would miss the change.
  */
 @EnabledOnOs(OS.LINUX)
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class JournalFullTest {
 
     @TempDir

@@ -266,7 +266,7 @@ class RestoreTest {
      * chains: a provider that was open all along, and a fresh one, find one chain or the other, whole.
      */
     @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void a_process_killed_during_restores_leaves_one_whole_chain() throws Exception {
         List<MemoryEntry> a = ChildRestorer.chainA();
         List<MemoryEntry> b = ChildRestorer.chainB();

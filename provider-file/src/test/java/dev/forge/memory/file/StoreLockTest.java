@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The store lock belongs to the lock file on disk, not to the path a provider was opened with. */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class StoreLockTest {
 
     @TempDir
@@ -103,7 +103,7 @@ class StoreLockTest {
                         .as("the write waits for the other process").isInstanceOf(TimeoutException.class);
 
                 ChildJvm.signal(signals.resolve("release"));
-                assertThat(write.get(30, TimeUnit.SECONDS).version()).isEqualTo(1);
+                assertThat(write.get(10, TimeUnit.MINUTES).version()).isEqualTo(1);
                 assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 assertThat(holder.exitValue()).isZero();
             } finally {

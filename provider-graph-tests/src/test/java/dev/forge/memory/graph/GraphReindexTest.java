@@ -308,7 +308,7 @@ class GraphReindexTest {
                 return keys;
             });
             Reindexing.ReindexResult result = b.requireReindexing().reindex((done, total) -> started.countDown());
-            List<String> written = writes.get(60, TimeUnit.SECONDS);
+            List<String> written = writes.get(10, TimeUnit.MINUTES);
             assertThat(result.fingerprint()).isEqualTo(FINGERPRINT_B);
             for (String key : written) {
                 assertThat(b.get(key, Scope.PROJECT)).get().extracting(MemoryEntry::value).asString().contains("tomatoes");
@@ -346,7 +346,7 @@ class GraphReindexTest {
             Future<Reindexing.ReindexResult> reindex = reindexer.submit(() -> b.requireReindexing().reindex());
             assertThat(awaitBlocked(reindex, "embedding_256")).as("the reindex waits for the writer's lock").isTrue();
             write.commit();
-            assertThat(reindex.get(60, TimeUnit.SECONDS).fingerprint()).isEqualTo(FINGERPRINT_B);
+            assertThat(reindex.get(10, TimeUnit.MINUTES).fingerprint()).isEqualTo(FINGERPRINT_B);
         } finally {
             reindexer.shutdownNow();
         }
@@ -378,8 +378,8 @@ class GraphReindexTest {
             Future<Reindexing.ReindexResult> reindex = workers.submit(() -> b.requireReindexing().reindex());
             assertThat(awaitBlocked(reindex, "embedding_256")).as("the reindex waits for the restore's lock").isTrue();
             holder.rollback();
-            assertThat(restore.get(60, TimeUnit.SECONDS)).isEqualTo(restored);
-            assertThat(reindex.get(60, TimeUnit.SECONDS).fingerprint()).isEqualTo(FINGERPRINT_B);
+            assertThat(restore.get(10, TimeUnit.MINUTES)).isEqualTo(restored);
+            assertThat(reindex.get(10, TimeUnit.MINUTES).fingerprint()).isEqualTo(FINGERPRINT_B);
         } finally {
             workers.shutdownNow();
         }

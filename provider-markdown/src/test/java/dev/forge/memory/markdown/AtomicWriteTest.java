@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Readers of the directory, people and other providers, never see half a memory file. */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class AtomicWriteTest {
 
     // Not the common pool: with 2 cores it has one thread, and tasks that wait for each other would never meet.
@@ -105,7 +105,7 @@ class AtomicWriteTest {
         } finally {
             writing.set(false);
         }
-        reader.get(30, TimeUnit.SECONDS);
+        reader.get(10, TimeUnit.MINUTES);
         assertThat(filesChecked.get()).as("the reader read files while they were written").isPositive();
 
         List<Path> files = Stores.memoryFiles(directory);
@@ -142,7 +142,7 @@ class AtomicWriteTest {
             } finally {
                 writing.set(false);
             }
-            reader.get(30, TimeUnit.SECONDS);
+            reader.get(10, TimeUnit.MINUTES);
             assertThat(reads.get()).isPositive();
             assertThat(watcher.get("large", Scope.PROJECT).orElseThrow().version()).isEqualTo(VERSIONS);
             assertThat(watcher.doctor()).isEmpty();

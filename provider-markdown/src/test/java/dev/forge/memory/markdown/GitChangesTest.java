@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link MarkdownMemoryProvider#changedSinceLoad()}: what other tools did, never what the provider did itself. */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class GitChangesTest {
 
     @TempDir

@@ -45,7 +45,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** {@code git: true}: one commit per write, of exactly the files it changed, with a message naming it. */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class GitCommitTest {
 
     private static final Logger LOG = LoggerFactory.getLogger(GitCommitTest.class);

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Several providers, in one JVM or two, committing to one repository: every write committed, one line of history. */
-@Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class GitConcurrencyTest {
 
     private static final String KEY = "shared";
@@ -77,7 +77,7 @@ class GitConcurrencyTest {
         try (MarkdownMemoryProvider first = open("a"); MarkdownMemoryProvider second = open("b")) {
             CompletableFuture<Void> a = CompletableFuture.runAsync(() -> write(first, "a ", start), threads);
             CompletableFuture<Void> b = CompletableFuture.runAsync(() -> write(second, "b ", start), threads);
-            CompletableFuture.allOf(a, b).get(120, TimeUnit.SECONDS);
+            CompletableFuture.allOf(a, b).get(10, TimeUnit.MINUTES);
 
             assertOneCommitPerVersionInALine(projectDirectory(base), 2 * WRITES);
             assertThat(first.gitStatus()).extracting(GitStatus::on).containsExactly(true, true);

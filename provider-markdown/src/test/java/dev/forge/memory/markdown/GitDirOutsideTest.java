@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * for that directory with a reason naming both places, the memories are written all the same, and the other repository
  * is not touched.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class GitDirOutsideTest {
 
     @TempDir

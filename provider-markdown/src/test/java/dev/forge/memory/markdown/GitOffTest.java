@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Git never costs a memory: a repository that cannot be used switches git off, says why, and writes go on. */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class GitOffTest {
 
     @TempDir
@@ -112,7 +112,7 @@ class GitOffTest {
             Thread.sleep(300);
             assertThat(write).as("waits for the lock").isNotDone();
             Files.delete(lock);
-            write.get(30, TimeUnit.SECONDS);
+            write.get(10, TimeUnit.MINUTES);
             assertThat(messages(project)).containsExactly("set project second (v1)", "set project first (v1)");
             assertThat(provider.gitStatus().get(0).on()).isTrue();
             assertThat(GitRepos.clean(project)).isTrue();

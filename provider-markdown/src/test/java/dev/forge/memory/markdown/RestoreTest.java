@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Restore on disk: the files it leaves, what a crash at any point leaves (the key as it was, or as restored, never a
  * mix), relations of the key, and other providers and processes watching.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class RestoreTest {
 
     private static final String KEY = "decision:db";

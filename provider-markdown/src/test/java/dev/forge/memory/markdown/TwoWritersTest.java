@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Several providers, in one JVM or two, appending versions to one key: no version lost, no fork. */
-@Timeout(value = 90, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class TwoWritersTest {
 
     // Not the common pool: with 2 cores it has one thread, and tasks that wait for each other would never meet.
@@ -83,7 +83,7 @@ class TwoWritersTest {
         try (MarkdownMemoryProvider first = open("session-a"); MarkdownMemoryProvider second = open("session-b")) {
             CompletableFuture<Void> a = CompletableFuture.runAsync(() -> write(first, "a write ", start), threads);
             CompletableFuture<Void> b = CompletableFuture.runAsync(() -> write(second, "b write ", start), threads);
-            CompletableFuture.allOf(a, b).get(60, TimeUnit.SECONDS);
+            CompletableFuture.allOf(a, b).get(10, TimeUnit.MINUTES);
 
             Set<String> expected = new HashSet<>(values("a write ", WRITES));
             expected.addAll(values("b write ", WRITES));
@@ -101,7 +101,7 @@ class TwoWritersTest {
         try (MarkdownMemoryProvider provider = open("session-a")) {
             CompletableFuture<Void> a = CompletableFuture.runAsync(() -> write(provider, "a write ", start), threads);
             CompletableFuture<Void> b = CompletableFuture.runAsync(() -> write(provider, "b write ", start), threads);
-            CompletableFuture.allOf(a, b).get(60, TimeUnit.SECONDS);
+            CompletableFuture.allOf(a, b).get(10, TimeUnit.MINUTES);
 
             Set<String> expected = new HashSet<>(values("a write ", WRITES));
             expected.addAll(values("b write ", WRITES));
@@ -123,7 +123,7 @@ class TwoWritersTest {
                 }
                 return deleted;
             }, threads);
-            CompletableFuture.allOf(writer, deleter).get(60, TimeUnit.SECONDS);
+            CompletableFuture.allOf(writer, deleter).get(10, TimeUnit.MINUTES);
 
             // Every write and every successful deletion took a version of its own, on one chain.
             long versions = 1 + WRITES + deleter.get();
@@ -152,7 +152,7 @@ class TwoWritersTest {
                     await(start);
                     return second.set(KEY, "from b", Scope.PROJECT);
                 }, threads);
-                CompletableFuture.allOf(a, b).get(30, TimeUnit.SECONDS);
+                CompletableFuture.allOf(a, b).get(10, TimeUnit.MINUTES);
                 assertThat(second.requireHistory().versions(KEY, Scope.PROJECT)).as("round %s", round)
                         .extracting(MemoryEntry::value).containsExactlyInAnyOrder("from a", "from b");
             }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Versions are files linked by {@code supersedes}; chains broken by hand are walked around and reported. */
-@Timeout(value = 20, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class VersionChainTest {
 
     @TempDir

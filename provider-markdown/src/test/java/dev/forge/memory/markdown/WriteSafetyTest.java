@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Writes never build on a stale view of the files, and multi-file changes never show an older state. */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class WriteSafetyTest {
 
     @TempDir

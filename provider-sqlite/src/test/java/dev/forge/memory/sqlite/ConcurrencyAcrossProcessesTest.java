@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A real second JVM, {@link SqliteChildWriter}, writing to the database file while this JVM's provider writes to it:
  * no "database is locked" reaches either side, and no write is lost.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ConcurrencyAcrossProcessesTest {
 
     private static final int CHILD_ENTRIES = 60;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * most likely inside a restore's transaction: every key holds one whole chain afterwards, never a mix of two, never
  * without its relation, and the file and its search index check clean.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class RestoreAcrossProcessesTest {
 
     private static final int KEYS = 30;

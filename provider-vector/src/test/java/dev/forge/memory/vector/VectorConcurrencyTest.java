@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Writers and searchers of all three modes at once, on two providers of one index, with the HNSW path forced. */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class VectorConcurrencyTest {
 
     @TempDir
@@ -83,11 +83,11 @@ class VectorConcurrencyTest {
                 }
                 start.countDown();
                 for (Future<?> write : writes) {
-                    write.get(100, TimeUnit.SECONDS);
+                    write.get(10, TimeUnit.MINUTES);
                 }
                 writing.set(false);
                 for (Future<?> read : reads) {
-                    read.get(100, TimeUnit.SECONDS);
+                    read.get(10, TimeUnit.MINUTES);
                 }
             } finally {
                 pool.shutdownNow();

@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * leave), the restored value's vector, and a restore that fails, is killed, races a {@code set} or is written while a
  * model change waits for its reindex.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class VectorRestoreTest {
 
     private static final Instant T1 = Instant.parse("2021-03-04T05:06:07.008Z");
@@ -206,8 +206,8 @@ class VectorRestoreTest {
                     return null;
                 });
                 start.countDown();
-                restores.get(100, TimeUnit.SECONDS);
-                writes.get(100, TimeUnit.SECONDS);
+                restores.get(10, TimeUnit.MINUTES);
+                writes.get(10, TimeUnit.MINUTES);
             } finally {
                 pool.shutdownNow();
             }
