@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Writes a key back exactly as it was: the {@link Capability#RESTORE} facet, used by import and migration
- * ({@link dev.forge.memory.transfer}) so that versions, timestamps and history survive a move between backends.
+ * (the transfer package of memory-runtime) so that versions, timestamps and history survive a move between backends.
  *
  * <p>Unlike {@link MemoryProvider#set}, which stamps a write with the provider's clock and the next version, a
  * restore stores the versions it is given, numbers and timestamps included. It is an administrative operation:

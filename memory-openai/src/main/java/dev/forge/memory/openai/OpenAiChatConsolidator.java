@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * gets the memories as JSON ({@code key}, {@code value}, {@code tags}, {@code updated_at}) and must answer with
  * {@code {"merges": [{"keep": "<key>", "keys": ["<key>", ...], "value": "<merged text>"}]}}, optionally inside a
  * markdown code fence. Anything else (an HTTP error, a timeout, text that is not that JSON) throws
- * {@link ConsolidationServiceException}, which {@link Consolidation} reports as a rejected run; a plan naming keys that
+ * {@link ConsolidationServiceException}, which {@link dev.forge.memory.consolidation.Consolidation} reports as a rejected run; a plan naming keys that
  * do not exist is rejected there too. Redirects are not followed, so the key never goes to another host.
  */
 public final class OpenAiChatConsolidator implements Consolidator, AutoCloseable {

@@ -50,7 +50,7 @@ public final class OpenAiEmbeddingModelFactory extends ConfiguredModelFactory<Op
      * Opens the client. Without {@code dimension} it sends one request to learn the dimension.
      *
      * @throws ConfigurationException       for an unknown setting or a bad value
-     * @throws EmbeddingServiceException    if the dimension must be learnt and the service cannot give it
+     * @throws dev.forge.memory.embedding.EmbeddingServiceException    if the dimension must be learnt and the service cannot give it
      */
     @Override
     protected EmbeddingModel open(Settings settings, ProviderConfig raw) {

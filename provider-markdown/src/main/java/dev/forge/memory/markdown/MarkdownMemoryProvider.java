@@ -1,14 +1,11 @@
 package dev.forge.memory.markdown;
 
-import dev.forge.memory.support.EntryStore;
 import dev.forge.memory.support.StoreBackedMemoryProvider;
 import dev.forge.memory.support.Facets;
 import dev.forge.memory.Capability;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.Query;
 import dev.forge.memory.Restoring;
-import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
@@ -16,7 +13,6 @@ import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.markdown.internal.GitOptions;
 import dev.forge.memory.markdown.internal.MarkdownStore;
-import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.Keys;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
@@ -153,7 +149,7 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
     private final MarkdownStore store;
 
     private MarkdownMemoryProvider(MarkdownStore store) {
-        super(entries(store));
+        super(store);
         this.store = store;
         offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
         offerHistory(Facets.history(store::versions, store::purge, store::purge));
@@ -294,48 +290,4 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
         return "MarkdownMemoryProvider[" + store.projectDirectory() + ", global " + store.globalDirectory() + "]";
     }
 
-    /** The store's core calls, as {@link StoreBackedMemoryProvider} forwards them. */
-    private static EntryStore entries(MarkdownStore store) {
-        return new EntryStore() {
-            @Override
-            public void checkOpen() {
-                store.checkOpen();
-            }
-
-            @Override
-            public Optional<MemoryEntry> get(String key, Scope scope) {
-                return store.get(key, scope);
-            }
-
-            @Override
-            public MemoryEntry set(EntryWrite write) {
-                return store.set(write);
-            }
-
-            @Override
-            public List<MemoryEntry> query(Query query) {
-                return store.query(query);
-            }
-
-            @Override
-            public boolean delete(String key, Scope scope) {
-                return store.delete(key, scope);
-            }
-
-            @Override
-            public int clear(Scope scope) {
-                return store.clear(scope);
-            }
-
-            @Override
-            public int endSession() {
-                return store.endSession();
-            }
-
-            @Override
-            public MemoryEntry restore(List<MemoryEntry> chain) {
-                return store.restore(chain);
-            }
-        };
-    }
 }

@@ -1,5 +1,6 @@
 package dev.forge.memory.markdown.internal;
 
+import dev.forge.memory.support.EntryStore;
 import static dev.forge.memory.markdown.internal.CommitMessages.memories;
 import static dev.forge.memory.markdown.internal.CommitMessages.named;
 
@@ -58,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * holds the entries' reads and writes; {@link VersionFiles} writes the files, {@link LayeredDocuments} the documents
  * of the layered layout, {@link RelationFiles} the relations and {@link ChainRestore} restores.
  */
-public final class MarkdownStore {
+public final class MarkdownStore implements EntryStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(MarkdownStore.class);
 
