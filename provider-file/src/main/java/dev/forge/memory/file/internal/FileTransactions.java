@@ -13,7 +13,7 @@ import java.util.Optional;
 /**
  * The file store side of an {@link dev.forge.memory.support.tx.OptimisticTransaction}: a key's revision is what its
  * file held at first touch ({@link Lookup#sameStateAs}); a damaged file reads as unreadable, and a set or
- * delete replaces it. Deletions leave no tombstone. Commits go through {@link FileStore#commit}.
+ * delete replaces it. Deletions leave no tombstone. Commits go through {@link FileCommits#commit}.
  */
 public final class FileTransactions extends TransactionBackend<Lookup> {
 
