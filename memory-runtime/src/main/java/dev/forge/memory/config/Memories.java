@@ -27,22 +27,11 @@ import org.slf4j.LoggerFactory;
  * the {@code FORGE_MEMORY_PROVIDER} environment variable; the project's {@code .forge/config.yaml}; the user's
  * {@code config.yaml} in {@code $FORGE_HOME} (default {@code ~/.forge}); the built-in default, {@code markdown}
  * under {@code .forge/memory} (or {@code file} there, with a logged notice, while the markdown provider is not on
- * the class path).
+ * the class path). The provider's settings come from the file that named it, or, when the name came from the
+ * command line or the environment, from the highest-precedence file naming the same provider: switching provider
+ * by name never feeds one provider another's settings.
  *
- * <pre>{@code
- * # .forge/config.yaml
- * memory:
- *   provider: file
- *   project: my-app            # optional; default: the project directory's name
- *   config:
- *     base_path: .forge/memory
- *     token: ${MY_TOKEN}       # ${VAR} and ${VAR:-default} read the environment; $$ is a literal $
- * }</pre>
- *
- * <p>The provider's settings come from the file that named the provider; when the name came from the command
- * line or the environment, from the highest-precedence file that names the same provider (so switching provider
- * by name never feeds one provider another's settings). Relative paths in settings resolve against the project
- * directory.
+ * <p>The file format, variables, plugin folders and examples: docs/configuration.md.
  */
 public final class Memories {
 

@@ -15,22 +15,7 @@ import dev.forge.memory.support.TimeSpan;
  * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are {@code snake_case}; a missing key takes its default, an
  * unknown key is rejected. The {@value #EMBEDDING} block is not part of this record: the factory reads it beside it.
  *
- * <pre>{@code
- * memory:
- *   provider: graph
- *   config:
- *     url: bolt://localhost:7687      # bolt://, bolt+s://, neo4j:// or neo4j+s://; this is the default
- *     username: neo4j                 # empty for a server without authentication
- *     password: ${NEO4J_PASSWORD}
- *     database: neo4j                 # leave out for the server's default database
- *     pool_size: 16                   # connections per driver; default 16
- *     connect_timeout: 5s             # default 5s: an unreachable server fails within it
- *     query_timeout: 30s              # default 30s: the longest a single transaction may run
- *     retry_time: 30s                 # default 30s: how long a failed transaction is retried; 0: not retried
- *     store: default                  # which store of the database this is; default "default"
- *     embedding:                      # optional: semantic and hybrid search with this embedding model
- *       model: hashing                # its name; the model's own settings go beside it
- * }</pre>
+ * <p>The keys, their defaults and an example: docs/providers/graph.md.
  *
  * @param url            the server's Bolt address
  * @param username       the user; empty (with an empty password) for no authentication
@@ -42,9 +27,7 @@ import dev.forge.memory.support.TimeSpan;
  * @param queryTimeout   how long one transaction may run on the server
  * @param retryTime      how long the driver retries a transaction that failed on a transient error (the server went
  *                       away, a leader changed, a deadlock) before the provider fails with
- *                       {@link dev.forge.memory.BackendUnavailableException}; 0 fails at the first error. A router
- *                       that treats the graph as a secondary store (the hybrid provider) waits this long for a server
- *                       that is down, so give it a few seconds there
+ *                       {@link dev.forge.memory.BackendUnavailableException}; 0 fails at the first error
  * @param store          the store id written on every node: one database holds many stores side by side, and only
  *                       providers with the same store id see each other's entries (GLOBAL entries included)
  */

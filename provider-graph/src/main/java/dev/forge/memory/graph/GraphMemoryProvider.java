@@ -30,67 +30,23 @@ import dev.forge.memory.spi.ProviderContext;
  * The {@code graph} provider: memories in a Neo4j database over Bolt (neo4j-java-driver 6), with typed relations,
  * bounded traversal, full-text keyword search, transactions, history with tombstones and restore of exported keys.
  *
- * <h2>Data model</h2>
- * <ul>
- *   <li>One {@code :Memory} node per live entry: {@code store, project, session, scope, key, value, tags} (a list),
- *       {@code tagText} (the tags joined, for the full-text index), {@code metadata} (a JSON string),
- *       {@code createdAt, updatedAt} (epoch milliseconds), {@code version} and {@code rev} (a random id that changes at
- *       every write, for optimistic transactions). GLOBAL nodes have project and session {@code ''}, PROJECT nodes
- *       session {@code ''}. A uniqueness constraint holds on {@code (store, project, session, scope, key)}.</li>
- *   <li>Earlier versions as {@code :MemoryVersion} nodes with the same properties, chained newest to oldest by
- *       {@code SUPERSEDES} from the {@code :Memory} node; a deletion adds a tombstone version
- *       ({@code tombstone: true}) and removes the {@code :Memory} node with its relations. Purge erases them all. A restore
- *       ({@link #restoring()}) replaces the version and tombstone nodes of the key with the versions given and writes the
- *       last one into the {@code :Memory} node, in one write transaction; the node stays, and with it its relations.</li>
- *   <li>A relation is a Neo4j relationship whose type is the relation type (checked by
- *       {@link dev.forge.memory.EntryRules#checkRelationType}, then passed as a Cypher dynamic type
- *       {@code $(...)}), with {@code createdAt}.</li>
- *   <li>Constraint, indexes and the full-text index {@code forge_memory_text} (key, value, tags) are created with
- *       {@code IF NOT EXISTS} when the first provider of a JVM connects.</li>
- * </ul>
- * The {@code store} setting ({@link GraphConfig#store()}) separates stores on one database: only providers with the same
- * store id see each other's entries, GLOBAL included.
+ * <p>The {@code store} setting ({@link GraphConfig#store()}) separates stores on one database: only providers with the
+ * same store id see each other's entries, GLOBAL included. A relation type is checked by
+ * {@link dev.forge.memory.EntryRules#checkRelationType} before it reaches Cypher.
  *
- * <h2>Threads and processes</h2>
- * Safe for many threads and processes: each write is one Neo4j transaction that first takes the write lock of the key's
- * node (created under the uniqueness constraint when missing), so writers of one key queue on the server; the driver
- * retries transient failures such as deadlocks. Reads are read-committed.
+ * <p>Safe for many threads and processes: each write is one Neo4j transaction that locks the key's node, so writers of
+ * one key queue on the server; reads are read-committed. Transient failures are retried for {@code retry_time}, then
+ * fail with {@link dev.forge.memory.BackendUnavailableException}. Transactions are optimistic: commit locks the touched
+ * keys, checks they are unchanged since first touched and applies everything, or fails with
+ * {@link dev.forge.memory.ConflictException} and applies nothing. A restore ({@link #restoring()}) is one write
+ * transaction and keeps the key's relations.
  *
- * <h2>Transactions</h2>
- * Optimistic, as in the {@code sqlite} provider: writes are buffered, and commit is one Neo4j transaction that locks the
- * touched keys, checks their revisions are unchanged since first touched and applies everything, or fails with
- * {@link dev.forge.memory.ConflictException} and applies nothing.
+ * <p>Semantic and hybrid search (and {@link Capability#REINDEX}) are offered when the config names an
+ * {@link EmbeddingModel}; without one they throw {@link UnsupportedCapabilityException}. Opening a store whose vectors
+ * another model made throws {@link IndexModelMismatchException} unless {@link ProviderContext#openForReindex()}, after
+ * which {@link #reindexing()} re-embeds the store; a reindex that stops part way leaves it the old model's.
  *
- * <h2>Search</h2>
- * Keyword search through the full-text index (Lucene's standard analyser without stop words): terms as
- * {@link dev.forge.memory.support.KeywordScorer#terms} splits them, each quoted, any matching; a hit's score is Lucene's
- * {@code s} mapped to {@code s / (1 + s)}, in (0, 1).
- *
- * <p>Semantic and hybrid search (and {@link Capability#REINDEX}) are offered when the config has an {@code embedding}
- * block naming an {@link EmbeddingModel}. Every live entry then carries the model's vector of its key, tags and value
- * ({@link dev.forge.memory.support.SemanticScorer#embeddingText}) as {@code embedding_<dimension>}, made before the Neo4j
- * transaction (a transaction's at commit, one model call for all its writes), and the model's fingerprint as
- * {@code embeddingModel}. Each dimension has its own cosine vector index {@code forge_memory_vectors_<dimension>},
- * shared by the stores of the database; semantic search only reads vectors tagged with its model's fingerprint.
- *
- * <h2>Model fingerprint and reindex</h2>
- * The fingerprint of the model that made a store's vectors is recorded in its {@code :ForgeMemoryStore {store,
- * fingerprint, dimension, model}} node. Opening with a model of another fingerprint throws
- * {@link IndexModelMismatchException} (both fingerprints, and {@code forge-memory reindex}), unless
- * {@link ProviderContext#openForReindex()}: then the provider opens, refuses semantic and hybrid search with that same
- * exception, and {@link #reindexing()} re-embeds every live entry of the store (all projects and sessions) in batches
- * of short transactions (readers never wait; a writer of a key waits at most for one batch; an entry written meanwhile
- * keeps its writer's vector) and records the new fingerprint only once no live entry is left with another model's
- * vector. A reindex that stops part way leaves the old fingerprint: the store still asks for a reindex when opened with
- * the new model, and opened with the old model it re-embeds what was already rebuilt. A store with no recorded
- * fingerprint or no vector of another model (new, or written without a model) adopts the configured model, and every
- * entry without this model's vector gets it while the provider opens, so semantic search never silently misses
- * entries written before a model was configured.
- *
- * <p>A semantic hit's score is the exact cosine similarity of the stored vectors (the index only finds the candidates;
- * hits need a cosine above zero, and {@code threshold} applies to it); hybrid search fuses the full-text ranking with
- * the semantic one by {@link dev.forge.memory.support.SemanticScorer}'s reciprocal rank fusion, {@code threshold}
- * applying to the fused score. Without a model, semantic and hybrid search are refused.
+ * <p>Data model, indexes, search scores, reindex and settings: docs/providers/graph.md.
  */
 public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
 

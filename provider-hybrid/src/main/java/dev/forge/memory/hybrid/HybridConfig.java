@@ -13,22 +13,10 @@ import java.util.Optional;
 /**
  * The settings of the {@code hybrid} provider, bound from its config block with
  * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are written in {@code snake_case}; a missing key takes its
- * default, an unknown key is rejected with the list of known keys.
+ * default, an unknown key is rejected with the list of known keys. Each child block names a provider with
+ * {@code provider}; its other keys are that provider's own settings and are checked by it when it is opened.
  *
- * <pre>{@code
- * memory:
- *   provider: hybrid
- *   config:
- *     cache:         { ttl: 1h, max_entries: 10000 }       # ttl 0 or max_entries 0: no cache
- *     storage:       { provider: sqlite, path: .forge/memory.db }   # required: the source of truth
- *     search:        { provider: vector, path: .forge/vectors }     # optional
- *     relationships: { provider: graph, url: "bolt://localhost:7687", password: "${NEO4J_PASSWORD}" }  # optional
- *     outbox:        { path: .forge/outbox, retry_interval: 5s }
- *     fusion:        { rrf_k: 20, keyword_weight: 0.25 }
- * }</pre>
- *
- * <p>Each child block names a provider with {@code provider}; its other keys are that provider's own settings and
- * are checked by it when it is opened.
+ * <p>The keys, their defaults and an example: docs/providers/hybrid.md.
  *
  * @param cache         the read cache; default {@code {ttl: 1h, max_entries: 10000}}
  * @param storage       the storage child, the source of truth for entries; required

@@ -52,45 +52,24 @@ import org.slf4j.LoggerFactory;
  * and an optional relationships provider, with a Caffeine cache in front. The children are any providers found by
  * name through provider discovery, third-party ones included.
  *
- * <h2>Routing</h2>
- * <ul>
- *   <li>get: the cache, else the storage (the entry found is cached). set, delete, clear, restore: the storage first,
- *       then the cache, then the search and relationships children. query, history, transactions: the storage.</li>
- *   <li>search: KEYWORD and SEMANTIC go to the search child when it has the mode, else to the storage. HYBRID, when
- *       the search child has semantic search, fuses its semantic ranking with the storage's keyword ranking by
- *       weighted reciprocal rank fusion ({@link HybridConfig.Fusion}); without that, the storage's own HYBRID serves
- *       it. Hits always carry the entries as the storage holds them: a hit the storage no longer has is dropped, and the
- *       request's filter is checked again on the stored entry. There is no graph neighbourhood expansion.</li>
- *   <li>relate, unrelate, relations, traverse: the relationships child, else the storage's graph, else none.</li>
- *   <li>restore (present when the storage has {@link Capability#RESTORE}): a child that can restore gets the key's
- *       versions as the storage then holds them, so that its copy has the same versions and timestamps; another child
- *       gets the current entry as after a set. The key's relations stay in either.</li>
- * </ul>
- *
- * <h2>Consistency</h2>
  * <ul>
  *   <li>A write returns once the storage has it; from then on every get, query and history of every router of this
- *       JVM on that storage sees it (the cache is shared and updated under the key's lock).</li>
- *   <li>A write then updates the search and relationships children before it returns. If one of them fails, the
- *       write still succeeds: the update is appended to the durable outbox (forced to the disk) and replayed, in
- *       order, once the child answers again (tried at most every {@code outbox.retry_interval}, before the next write or
- *       search, and by {@link Reindexing#reindex}). Meanwhile searches fall back to the storage's keyword search
- *       with a warning, and relation calls fail with {@link BackendUnavailableException}.</li>
- *   <li>A transaction commits in the storage first. Its updates of the children are appended to the outbox before
- *       the commit and replayed right after it: between the two, readers see the committed entries through get and
- *       query but searches may not find them yet; after {@code commit()} returns they do, unless a child is down.</li>
- *   <li>Other processes on the same storage see a write at once through the storage; this JVM's cached copy of an
- *       entry another process changed stays until {@code cache.ttl} passes (GLOBAL entries are never cached). A
- *       process killed between the storage write and the children's update (as long as the children take to answer)
- *       leaves them behind until {@code forge-memory reindex}; {@link #doctor()} names each such entry.</li>
- *   <li>A search or relationships child that cannot be reached when the router opens is opened later, when it
- *       answers; until then it is treated as down.</li>
+ *       JVM on that storage sees it. Search hits always carry the entries as the storage holds them.</li>
+ *   <li>A search or relationships child that fails never fails a write: the missed update waits in a durable outbox
+ *       and is replayed, in order, once the child answers again. Meanwhile searches fall back to the storage's
+ *       keyword search and relation calls fail with {@link BackendUnavailableException}; {@link Reindexing#reindex}
+ *       rebuilds the children from the storage.</li>
+ *   <li>A transaction commits in the storage first; once {@code commit()} returns, searches find its entries unless
+ *       a child is down.</li>
+ *   <li>Other processes see a write at once through the storage; this JVM's cached copy of an entry another process
+ *       changed stays until {@code cache.ttl} passes. {@link #doctor()} names each entry a killed process left
+ *       behind in a child.</li>
  * </ul>
  *
- * <p>Capabilities are computed from the children: keyword and semantic search if the storage or the search child
- * has them, the graph if the relationships child (or else the storage) has it, transactions, history, tombstones and
- * restore as the storage, reindex whenever there is a search or relationships child or the storage can reindex. Size
- * limits are the strictest of all children's.
+ * <p>Capabilities are computed from the children (transactions, history, tombstones and {@link Capability#RESTORE}
+ * as the storage's), and size limits are the strictest of all children's.
+ *
+ * <p>Routing, the outbox, several processes and settings: docs/providers/hybrid.md.
  */
 public final class HybridMemoryProvider implements MemoryProvider {
 

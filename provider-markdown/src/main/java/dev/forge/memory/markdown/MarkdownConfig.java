@@ -15,24 +15,10 @@ import java.util.regex.Pattern;
  * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are written in {@code snake_case}; a missing key takes
  * its default, an unknown key is rejected.
  *
- * <pre>{@code
- * memory:
- *   provider: markdown
- *   config:
- *     path: .forge/memory          # PROJECT memories (and session/<id>/ for SESSION ones); the default
- *     global_path: ~/.forge/memory # GLOBAL memories; default $FORGE_HOME/memory, else ~/.forge/memory
- *     max_file_size: 8MB           # larger memory files are skipped and reported by doctor; default 8MB
- *     fsync: true                  # force every write to the disk before it counts; default true
- *     layout: standard             # or layered: PROJECT memories at the Forge plugin's paths; default standard
- *     git: false                   # commit every write to a git repository in each memory directory; default false
- *     git_author: "Ann <ann@example.org>"  # author of those commits; default forge-memory <forge-memory@localhost>
- * }</pre>
+ * <p>The keys, their defaults and examples: docs/providers/markdown.md.
  *
- * <p>{@code path} may contain {@code {project}}, replaced by the project id (made safe as a file name), so that
- * several projects can keep their memories under one root, e.g. {@code ~/memories/{project}}. Without it the
- * directory itself is the project: every provider opened on it sees the same PROJECT memories.
- *
- * @param path        the directory of PROJECT memories; relative paths resolve against the project directory
+ * @param path        the directory of PROJECT memories; relative paths resolve against the project directory, and
+ *                    {@code {project}} is replaced by the project id
  * @param globalPath  the directory of GLOBAL memories, shared by every project; {@code null} for the default
  * @param maxFileSize the largest memory file read, 64KB to 256MB; a larger one (a person's mistake, or not a memory)
  *                    is skipped

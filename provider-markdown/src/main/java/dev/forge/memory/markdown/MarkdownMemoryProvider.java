@@ -23,120 +23,28 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@code markdown} provider, forge-memory's default: memories a person can read, edit and delete in a text
- * editor, that an agent still queries fast.
+ * The {@code markdown} provider, forge-memory's default: one markdown file with YAML front-matter per version of a
+ * memory, which a person can read, edit and delete in a text editor and an agent still queries fast.
  *
- * <h2>Files</h2>
- * One file per version of a memory, {@code mem_<uuid>.md}: YAML front-matter between {@code ---} lines, then the
- * value as a markdown body. The provider writes version 8 UUIDs whose first eight hex digits are the first 32 bits of
- * the SHA-256 of the key, so that a file that cannot be read still tells which key it may belong to.
- * <pre>
- * ---
- * id: mem_1b4e28ba-2fa1-41d2-883f-0016d3cca427
- * key: build-tool
- * created_at: 2026-11-22T04:15:12.123Z
- * updated_at: 2026-11-22T04:16:40.001Z
- * version: 2
- * scope: project
- * tags:
- *   - build
- * supersedes: mem_0b9d6c1e-3f4a-4c2b-9d1e-5a6b7c8d9e0f
- * related:
- *   - id: mem_a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d
- *     relationship: refines
- * session_id: sess-42
- * ---
- * We use Maven 3.9 with the wrapper.
- * </pre>
- * Fields a person or a newer version adds are kept when the file is rewritten. The metadata entries
- * {@code category} and {@code trigger}, when text, are written as the front-matter fields of those names.
+ * <p>Versions are append-only: {@code set} writes the next version and never changes a file's value; {@code delete}
+ * and {@code clear} write a tombstone version ({@link Capability#TOMBSTONES}); {@link VersionHistory#purge} removes
+ * every file of a key. {@link Restoring#restore} is atomic: after a crash the key is as it was or as restored, and
+ * what a crashed restore left is reported by {@link #doctor()}.
  *
- * <h2>Layout</h2>
- * <pre>
- * &lt;path&gt;/mem_*.md                  PROJECT memories (path: .forge/memory under the project by default)
- * &lt;path&gt;/session/&lt;session&gt;/mem_*.md  SESSION memories of one session; removed by endSession()
- * &lt;global_path&gt;/mem_*.md           GLOBAL memories ($FORGE_HOME/memory, else ~/.forge/memory)
- * &lt;dir&gt;/.lock, &lt;dir&gt;/.generation   the writers' lock and change marker of path and of global_path
- * </pre>
- * Directories are created by the first write with mode {@code 0700} and files with {@code 0600}, where the file
- * system has POSIX permissions: memories hold what an agent learned about a person's work, which other accounts on
- * the machine, group members included, have no reason to read. (Stricter than the {@code 0750} of the original
- * design, for that reason.)
+ * <p>Files other tools and people change are respected: a write by another provider or process, and a file added,
+ * removed or saved by renaming, is seen at the next call; a file edited in place is seen by {@link #refresh()}, at the
+ * next open, and always before a write builds on it, so a hand edit is never overwritten. An unreadable file is
+ * skipped and listed by {@link #doctor()}; when it may be a key's newest version, the key is held back rather than
+ * shown at an older version: {@code get} and its history throw {@link dev.forge.memory.CorruptEntryException} naming
+ * the file, queries and searches leave the key out, and writes to it are refused, until the file is repaired.
  *
- * <h2>The layered layout</h2>
- * With {@code layout: layered} ({@link MarkdownConfig.Layout#LAYERED}) the project directory is a Forge plugin memory
- * directory. The version files of PROJECT memories move to {@code <path>/.forge/versions/} (SESSION ones to its
- * {@code session/<id>/}), and the current value of each key of the form {@code projects/{project}/{file}},
- * {@code skills/{skill}/{project}/{file}}, {@code commands/{project}/{file}} or {@code agents/{agent}/{file}} is also
- * the file {@code <path>/<key>.md}, byte for byte, without front-matter: its document. Each name is a letter or digit,
- * then letters, digits, {@code .}, {@code _} or {@code -}, without {@code ..}; {@code index}, {@code lifecycle} and
- * {@code quality_guidance} are the plugin's structural files, never memories. Other keys live only in the version
- * files. A document is the truth for its key's current value: one another tool wrote or edited shows as the next
- * version (with the tags, metadata and relations of the head), one it removed as a deletion, and the next write
- * records that version in the chain before its own. Writes change the document first, then the chain, so a crash in
- * between shows the write in flight early and loses nothing. Reads write nothing. GLOBAL memories keep the standard
- * layout.
+ * <p>Safe for many threads (the calls of one provider run one at a time) and for several processes on one
+ * directory: writers take an exclusive lock, so no version is lost and no head gets two successors. Opening creates
+ * and locks nothing. With {@code git: true} every write is also one commit; git never fails a write
+ * ({@link #gitStatus()} says why it is off). There are no transactions ({@code transactions()} is empty); semantic
+ * and hybrid search throw {@link UnsupportedCapabilityException}.
  *
- * <h2>Versions</h2>
- * Files are never changed to change a value: {@code set} writes the next version, which {@code supersedes} the
- * previous head. {@code delete} and {@code clear} write a tombstone version ({@code tombstone: true}), so the history
- * survives ({@link Capability#TOMBSTONES}); {@link VersionHistory#purge} removes every file of a key, for privacy.
- * The history is the chain walked back from the head; a cycle or a missing link in files edited by hand ends the
- * walk (see {@link #doctor()}).
- *
- * <h2>Restore</h2>
- * {@link Restoring#restore} replaces a key's versions, under the lock like any write. It writes the older versions
- * first, each with {@code committed_by: <id of the new head>}: until a file with that id exists they belong to an
- * unfinished restore and are ignored. Writing the new head, whose {@code supersedes} links the new line and whose
- * {@code replaces} lists the versions of the old line, is the switch: the old line no longer counts. Then the marks
- * are cleared and the old files removed. A crash before the switch leaves the key as it was; after it, as restored.
- * What a crashed restore leaves is reported by {@link #doctor()} and removed by the next write to the directory.
- * The head keeps the old head's relations, and relations by id to the old versions reach the restored key through
- * {@code replaces}.
- *
- * <h2>Relations</h2>
- * A relation is an item of the {@code related} list of its source's head file, naming its target by the id of one of
- * the target's versions (or, written by hand, by {@code key} and optional {@code scope}); relate and unrelate rewrite
- * that head file in place, the only in-place change the provider makes. A {@code relationship} word such as
- * {@code relates-to} is the relation type {@code relates_to}. A relation by id reaches the target's current version
- * until the target is deleted; one written by key follows the key.
- *
- * <h2>Reading, editing by hand, and other processes</h2>
- * Every file is read at open and indexed in memory: the front-matter of every version and the body of current
- * versions (older bodies are read from disk by the history), so reads never parse files. At every call the
- * provider checks the generation file each writer overwrites, and the directories' modification times: a write by
- * another provider or process, and a memory file a person adds, removes or saves by renaming (as most editors do),
- * are seen at the next call. A file edited in place without a rename is seen by {@link #refresh()}, at the next
- * open, and before any write that builds on it (writes re-check the files of the keys they touch). Unreadable files
- * (broken front-matter, a missing key, a wrong type, no read permission, a link) are skipped with a warning naming
- * the file, and listed by {@link #doctor()}. When such a file may be the newest version of a key (its name carries the
- * key's fingerprint and no readable version supersedes it), or a layered document cannot be read, the key is held
- * back rather than shown at an older version: {@code get} and the history throw
- * {@link dev.forge.memory.CorruptEntryException} naming the file, queries and searches leave the key out, and every
- * write to it is refused with that exception, until the file is repaired or moved away. Files of the random version 4
- * ids written before carry no fingerprint and are only reported.
- *
- * <p>Several processes may share the directories: writers take an exclusive lock ({@code .lock}) and read any new
- * files before they write, so no version is lost and no head gets two successors; a provider that sees a change
- * lists the directory under the shared lock, so it never sees half of a purge or a clear. Opening a provider
- * creates and locks nothing. Calls of one provider run one at a time.
- *
- * <h2>Git ({@code git: true})</h2>
- * The project directory and the global directory are then each a git repository of their own, {@code <dir>/.git}:
- * opened if it exists (a {@code .git} file naming the repository, as in a submodule, is followed), else created by
- * the first write. Parent directories are never searched, so the project's own repository gets no memory commits.
- * Every write that changes files is followed by one commit of exactly those files, made holding the directory's
- * lock, by {@code forge-memory <forge-memory@localhost>} unless {@code git_author} says otherwise, with a message
- * naming the operation, the scope and the key: {@code set project build-tool (v2)}, {@code delete project
- * build-tool}, {@code clear project (12 memories)}, {@code relate project a -refines-> project b}, {@code purge
- * global style}, {@code restore project build-tool (3 versions)}. Edits other tools left uncommitted in other files
- * are not swept in (a file the write rewrites, such as a head that gains a relation, is committed as it is on disk,
- * a hand edit included). The provider writes a {@code .gitignore} (or adds its lines) for {@code .lock},
- * {@code .generation}, {@code session/} (sessions are ephemeral) and temporary files. A repository with no commit
- * first gets a commit of the files already there, so a store used before {@code git: true} starts with its history.
- * {@link #changedSinceLoad()} tells what other tools changed since the provider opened. Git never fails a write: if
- * the repository cannot be opened, created or committed to, the write is kept, git is switched off for this
- * provider with the reason (logged once at WARN), and {@link #gitStatus()} and {@link #doctor()} report it.
+ * <p>File format, on-disk layout, the layered layout, git and settings: docs/providers/markdown.md.
  */
 public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
 

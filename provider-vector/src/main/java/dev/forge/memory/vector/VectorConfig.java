@@ -15,17 +15,7 @@ import java.util.Map;
  * {@link dev.forge.memory.spi.ProviderConfig#bind}. Keys are written in {@code snake_case}; a missing key takes its
  * default, an unknown key is rejected with the list of known keys.
  *
- * <pre>{@code
- * memory:
- *   provider: vector
- *   config:
- *     path: .forge/vectors          # the index directory; relative to the project's base directory
- *     embedding: { model: minilm }  # the embedding model and its settings; minilm is the default
- *     rrf_k: 20                     # the rank constant of hybrid fusion
- *     keyword_weight: 0.25          # the weight of the keyword ranking in hybrid fusion (semantic: 1)
- *     overfetch: 4                  # kNN asks HNSW for limit * overfetch neighbours
- *     exact_limit: 10000            # at most this many filtered candidates: exact cosine instead of HNSW
- * }</pre>
+ * <p>The keys, their defaults and an example: docs/providers/vector.md.
  *
  * @param path       the index directory; relative paths resolve against the context's base directory, {@code ~}
  *                   against the home directory. Every project and session using the directory shares its GLOBAL

@@ -64,41 +64,24 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@code vector} provider: every memory of every project and session using one directory, in one Lucene index.
+ * The {@code vector} provider: every memory of every project and session using one directory, in one Lucene index,
+ * with BM25 keyword search, semantic search by the configured {@link EmbeddingModel}, and their fusion
+ * ({@link SemanticScorer#fuse(SearchRequest, List, List, int, double)}). Every score is in (0, 1], and
+ * {@code threshold} applies to it; a search's scopes and filter select candidates before the top hits are chosen.
  *
- * <ul>
- *   <li>KEYWORD search is BM25 over key, tags and value, analysed into words of letters and digits, lower-cased,
- *       without English stop words and Porter-stemmed. A hit's score is its BM25 score divided by the largest BM25
- *       score the query could reach (the sum of its terms' idf): the share of the query's weight the entry matches,
- *       in (0, 1); {@code threshold} applies to it.</li>
- *   <li>SEMANTIC search finds the nearest vectors of the configured {@link EmbeddingModel} among the entries that
- *       pass the request's scopes and filter (a pre-filter, never a cut top-k filtered afterwards): exactly, by cosine
- *       over every candidate, when at most {@link VectorConfig#exactLimit()} pass the filter, else through the HNSW
- *       graph asked for {@code limit * overfetch} neighbours. The score is the cosine similarity; entries at 0 or
- *       below are no hits; {@code threshold} applies to the cosine.</li>
- *   <li>HYBRID search fuses a keyword and a semantic ranking, each {@code max(100, limit * overfetch)} deep, by
- *       weighted reciprocal rank fusion ({@link SemanticScorer#fuse(SearchRequest, List, List, int, double)} with
- *       {@link VectorConfig#rrfK()} and {@link VectorConfig#keywordWeight()}); {@code threshold} applies to the
- *       fused score.</li>
- * </ul>
+ * <p>Every {@code set}, {@code delete} and {@code clear} is committed (files synced) before it returns, and the next
+ * read sees it. {@link Restoring#restore} keeps only the last version it is given (there is no history), in one
+ * Lucene update: a failed or interrupted restore leaves the key as it was.
  *
- * <p>Durability: every {@code set}, {@code delete} and {@code clear} is committed (Lucene commit, files synced)
- * before it returns; writers that queue up behind one commit are made durable together by the next (group commit),
- * and each returns only after the commit that holds its change. A near-real-time reader is refreshed before the call
- * returns, so the next read sees it.
- *
- * <p>Concurrency: safe for many threads. Providers opened on one directory in one JVM share one index writer.
- * Another process opening the same directory fails with {@link BackendUnavailableException} while this one has it
- * open (Lucene's {@code write.lock}).
+ * <p>Safe for many threads; providers opened on one directory in one JVM share one index writer. Another process
+ * opening the same directory fails with {@link BackendUnavailableException} while this one has it open.
  *
  * <p>The index records the fingerprint of the model that made its vectors; opening it with a model that does not
- * {@linkplain EmbeddingModel#recognises recognise} it fails with {@link IndexModelMismatchException} unless the context is
- * {@linkplain ProviderContext#openForReindex() opened for reindex}, after which {@link Reindexing#reindex} rebuilds
- * every vector and commits once with the new fingerprint.
+ * {@linkplain EmbeddingModel#recognises recognise} it fails with {@link IndexModelMismatchException} unless the context
+ * is {@linkplain ProviderContext#openForReindex() opened for reindex}, after which {@link Reindexing#reindex} rebuilds
+ * every vector. Graph, transactions and history are not offered.
  *
- * <p>{@link Restoring#restore} keeps the last version it is given (there is no history): its document, with the
- * model's vector of its value, replaces the key's in one Lucene update, committed like a {@code set}, so a failed or
- * interrupted restore leaves the key as it was. Graph, transactions and history are not offered.
+ * <p>Search modes and scores, index layout, reindex and settings: docs/providers/vector.md.
  */
 public final class VectorMemoryProvider implements MemoryProvider {
 
