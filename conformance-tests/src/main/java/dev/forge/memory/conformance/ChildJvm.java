@@ -34,6 +34,10 @@ public final class ChildJvm {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-XX:-UsePerfData");
+        // Child JVMs live seconds (a crash writer killed after a few hundred ms, a worker of a few hundred writes):
+        // the quick compiler and one GC thread spend the 2 cores of a build machine on the test, not on warming up.
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-XX:+UseSerialGC");
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
