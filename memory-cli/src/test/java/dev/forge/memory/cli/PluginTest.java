@@ -215,10 +215,13 @@ class PluginTest {
         Path sourceFile = Files.writeString(sources.resolve(className + ".java"), source);
         Path lookupFile = Files.writeString(sources.resolve("EchoStoresLookup.java"), LOOKUP_SOURCE);
         Path classes = Files.createDirectories(cli.root.resolve("plugin-classes"));
-        // the plugin builds on the contract and the runtime's in-memory provider, both of which the host provides
+        // the plugin builds on the contract, the in-memory provider and its toolkit base class: all from the host
         String api = Path.of(MemoryProviderFactory.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 + java.io.File.pathSeparator
-                + Path.of(InMemoryMemoryProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                + Path.of(InMemoryMemoryProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                + java.io.File.pathSeparator
+                + Path.of(dev.forge.memory.support.FacetedMemoryProvider.class.getProtectionDomain().getCodeSource()
+                        .getLocation().toURI());
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
         int status = compiler.run(null, diagnostics, diagnostics, "-classpath", api, "-d", classes.toString(), "--release", "17",
                 "-proc:none", sourceFile.toString(), lookupFile.toString());
