@@ -9,7 +9,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The whole conformance suite against sqlite storage, a vector search child and Neo4j as the relationships child, in
- * the soak form only ({@code bin/soak provider-hybrid}); every build runs the contracts the relationships child takes
+ * the soak form only ({@code bin/soak provider-hybrid-tests}); every build runs the contracts the relationships child takes
  * part in ({@link HybridSqliteVectorGraphConformanceTest}).
  */
 @Tag("reliability")
