@@ -1,4 +1,4 @@
-package dev.forge.memory.hybrid;
+package dev.forge.memory.markdown;
 
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.conformance.MemoryProviderConformance;
@@ -8,16 +8,15 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The whole conformance suite against sqlite storage, a vector search child and Neo4j as the relationships child, in
- * the soak form only ({@code bin/soak provider-hybrid}); every build runs the contracts the relationships child takes
- * part in ({@link HybridSqliteVectorGraphConformanceTest}).
+ * The whole conformance suite against the markdown provider with {@code git: true}, in the soak form only
+ * ({@code bin/soak provider-markdown}); every build runs the contracts that write ({@link MarkdownGitConformanceTest}).
  */
 @Tag("reliability")
 @EnabledIfSystemProperty(named = Reliability.SOAK_PROPERTY, matches = "true")
-class HybridSqliteVectorGraphWholeSuiteTest extends MemoryProviderConformance {
+class MarkdownGitWholeSuiteTest extends MemoryProviderConformance {
 
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
-        return HybridSqliteVectorGraphConformanceTest.openHybrid(context);
+        return MarkdownGitConformanceTest.openWithGit(context);
     }
 }
