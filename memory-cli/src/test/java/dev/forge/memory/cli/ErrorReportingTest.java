@@ -302,7 +302,7 @@ class ErrorReportingTest {
         assertThat(json.exitCode()).as(json.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(json.json().path("provider").asText()).isEqualTo("sqlitee");
         assertThat(json.json().path("providerAvailable").asBoolean(true)).isFalse();
-        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"hybrid\",\"in-memory\",\"markdown\",\"sqlite\",\"vector\"]");
+        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"hybrid\",\"in-memory\",\"markdown\",\"relational\",\"sqlite\",\"vector\"]");
         assertOneErrorLine(json);
 
         JsonNode available = cli.run("config", "--json", "--memory-provider", "file").json();
