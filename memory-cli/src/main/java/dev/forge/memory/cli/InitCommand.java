@@ -28,7 +28,8 @@ final class InitCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--provider", paramLabel = "NAME",
-            description = "The provider to configure (default: the built-in default).")
+            description = "The provider to configure (default: the one --memory-provider names, else the built-in "
+                    + "default); 'forge-memory providers' lists them.")
     String provider;
 
     @Option(names = "--force", description = "Overwrite an existing config file.")
@@ -40,8 +41,14 @@ final class InitCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--provider is empty: give a provider name "
                     + "('forge-memory providers' lists them), or leave the option out to use the built-in default.");
         }
+        // seed 004 writes 'init --memory-provider vector': the shared option names the provider to configure here
+        String named = provider != null ? provider.trim() : cli.provider != null ? cli.provider.trim() : null;
+        if (provider != null && cli.provider != null && !provider.trim().equals(cli.provider.trim())) {
+            throw new UsageException("--provider " + provider.trim() + " and --memory-provider " + cli.provider.trim()
+                    + " name two providers; give one of them.");
+        }
         ProviderRegistry registry = cli.memories().registry();
-        String name = provider != null ? provider.trim()
+        String name = named != null ? named
                 : registry.names().contains(Memories.DEFAULT_PROVIDER) ? Memories.DEFAULT_PROVIDER : Memories.FALLBACK_PROVIDER;
         MemoryProviderFactory factory = registry.factory(name);
         Path project = cli.projectDirectory();

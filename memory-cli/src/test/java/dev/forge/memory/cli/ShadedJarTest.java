@@ -92,7 +92,7 @@ class ShadedJarTest {
             names.add(p.path("name").asText());
             assertThat(p.path("module").asText()).isEqualTo(JAR.toString());
         });
-        assertThat(names).containsExactly("file", "hybrid", "in-memory", "markdown", "sqlite", "vector");
+        assertThat(names).containsExactly("file", "hybrid", "in-memory", "markdown", "relational", "sqlite", "vector");
     }
 
     @Test

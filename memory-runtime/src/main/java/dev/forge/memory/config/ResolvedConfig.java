@@ -80,7 +80,12 @@ public record ResolvedConfig(String provider, ConfigSource providerSource, Provi
         if (secret || secretFields.contains(path)) {
             return MASK;
         }
-        return value instanceof String s ? URL_PASSWORD.matcher(s).replaceAll("$1" + MASK + "$2") : value;
+        return value instanceof String s ? maskUrlPassword(s) : value;
+    }
+
+    /** {@code text} with the password part of any URL in it ({@code scheme://user:pw@host}) replaced by {@code ****}. */
+    static String maskUrlPassword(String text) {
+        return URL_PASSWORD.matcher(text).replaceAll("$1" + MASK + "$2");
     }
 
     /** A few human-readable lines: provider, project, settings (secrets masked), and where each came from. */

@@ -91,12 +91,20 @@ public abstract class ConfiguredProviderFactory<C> extends NamedFactory implemen
      * Binds the config block (without the embedding block, if there is an embedding key), opens the model the
      * embedding block names, and opens the provider; closes the model again if the provider fails to open.
      *
-     * @throws dev.forge.memory.ConfigurationException      for an unknown key, a bad value or an unknown model
+     * @throws dev.forge.memory.ConfigurationException      for unknown keys (all of them at once, with what to use
+     *                                                      instead where known), a bad value or an unknown model
      * @throws dev.forge.memory.BackendUnavailableException if the backend cannot be reached
      */
     @Override
     public final MemoryProvider open(ProviderContext context) {
         ProviderConfig config = context.config();
+        if (configType.isRecord()) {
+            Set<String> known = new java.util.TreeSet<>(UnknownKeys.keysOf(configType));
+            if (embeddingKey != null) {
+                known.add(embeddingKey);
+            }
+            UnknownKeys.check(config, known, name(), description());
+        }
         C bound = (embeddingKey == null ? config : config.without(embeddingKey)).bind(configType);
         Optional<EmbeddingModel> model = embeddingKey == null ? Optional.empty()
                 : config.child(embeddingKey).map(block -> EmbeddingModels.load().open(block));

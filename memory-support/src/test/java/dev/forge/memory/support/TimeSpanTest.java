@@ -15,8 +15,9 @@ class TimeSpanTest {
     }
 
     @Test
-    void units_and_plain_milliseconds_are_understood() {
-        assertThat(TimeSpan.parse("250").duration()).isEqualTo(Duration.ofMillis(250));
+    void units_and_plain_seconds_are_understood() {
+        assertThat(TimeSpan.parse("250").duration()).isEqualTo(Duration.ofSeconds(250));
+        assertThat(TimeSpan.parse("3600").duration()).isEqualTo(Duration.ofHours(1));
         assertThat(TimeSpan.parse("500ms").duration()).isEqualTo(Duration.ofMillis(500));
         assertThat(TimeSpan.parse("5s").duration()).isEqualTo(Duration.ofSeconds(5));
         assertThat(TimeSpan.parse(" 10 M ").duration()).isEqualTo(Duration.ofMinutes(10));
@@ -42,8 +43,28 @@ class TimeSpanTest {
         assertThat(ProviderConfig.of(Map.of("timeout", "5s")).bind(Settings.class).timeout().duration())
                 .isEqualTo(Duration.ofSeconds(5));
         assertThat(ProviderConfig.of(Map.of("timeout", 750)).bind(Settings.class).timeout().duration())
-                .isEqualTo(Duration.ofMillis(750));
+                .isEqualTo(Duration.ofSeconds(750));
+        assertThat(ProviderConfig.of(Map.of("timeout", 3600)).bind(Settings.class).timeout().duration())
+                .isEqualTo(Duration.ofHours(1));
         assertThatThrownBy(() -> ProviderConfig.of(Map.of("timeout", "soon")).bind(Settings.class))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("timeout");
+    }
+
+    @Test
+    void errors_say_the_units() {
+        assertThatThrownBy(() -> TimeSpan.parse("soon")).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("seconds").hasMessageContaining("250ms").hasMessageContaining("1h");
+        assertThatThrownBy(() -> TimeSpan.ofSeconds(Long.MAX_VALUE)).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("too long");
+    }
+
+    @Test
+    void written_back_with_its_unit_it_reads_back_the_same() {
+        for (String text : new String[] {"0", "250ms", "90s", "5m", "1h", "2d", "3600", "1500ms", "61s"}) {
+            TimeSpan span = TimeSpan.parse(text);
+            assertThat(TimeSpan.parse(span.toString())).as(text).isEqualTo(span);
+        }
+        assertThat(TimeSpan.parse("3600")).hasToString("1h");
+        assertThat(TimeSpan.parse("1500ms")).hasToString("1500ms");
     }
 }

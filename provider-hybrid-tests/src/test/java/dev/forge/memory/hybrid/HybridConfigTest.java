@@ -9,9 +9,11 @@ import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.UnknownProviderException;
+import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -86,6 +88,30 @@ class HybridConfigTest {
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("ttl");
         assertThatThrownBy(() -> open(Map.of("storage", Map.of("provider", "file"), "fusion", Map.of("keyword_weight", 2))))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("keyword_weight");
+    }
+
+    @Test
+    void the_seeds_cache_block_is_an_hour_of_the_in_process_cache() {
+        // seed 004: cache: {provider: file, ttl: 3600}; a plain number is seconds
+        HybridConfig config = ProviderConfig.of(Map.of("storage", Map.of("provider", "file"),
+                "cache", Map.of("provider", "file", "ttl", 3600))).bind(HybridConfig.class);
+        assertThat(config.cache().ttl().duration()).isEqualTo(Duration.ofHours(1));
+        assertThat(config.cache().provider()).isEqualTo("file");
+        assertThat(config.cache().enabled()).isTrue();
+        try (HybridMemoryProvider router = open(Map.of("storage", Map.of("provider", "file"),
+                "cache", Map.of("provider", "file", "ttl", 3600)))) {
+            router.set("k", "v", Scope.PROJECT, java.util.List.of(), Map.of());
+            assertThat(router.get("k", Scope.PROJECT)).map(e -> e.value()).contains("v");
+        }
+    }
+
+    @Test
+    void a_cache_provider_other_than_the_in_process_cache_is_refused_with_what_to_do() {
+        assertThatThrownBy(() -> open(Map.of("storage", Map.of("provider", "file"), "cache", Map.of("provider", "redis"))))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("cache.provider")
+                .hasMessageContaining("in-memory").hasMessageContaining("storage");
+        assertThat(ProviderConfig.of(Map.of("storage", Map.of("provider", "file"), "cache", Map.of("provider", "In-Memory")))
+                .bind(HybridConfig.class).cache().provider()).isEqualTo("in-memory");
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.Optional;
  *
  * <p>The keys, their defaults and an example: docs/providers/hybrid.md.
  *
- * @param cache         the read cache; default {@code {ttl: 1h, max_entries: 10000}}
+ * @param cache         the read cache; default {@code {provider: in-memory, ttl: 1h, max_entries: 10000}}
  * @param storage       the storage child, the source of truth for entries; required
  * @param search        the search child, which serves searches it has the mode for; optional
  * @param relationships the relationships child, which holds relations; optional (then the storage's graph, if any)
@@ -72,8 +72,11 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
                         + "the local MiniLM model); none when left out"),
                 Setting.of("relationships", "map", "{ provider: graph, url: \"bolt://localhost:7687\", username: neo4j, "
                         + "password: \"${NEO4J_PASSWORD}\" }", "holds relations; when left out, the storage's graph if any"),
-                Setting.of("cache", "map", "", "the read cache; 0 for either turns it off"),
-                Setting.of("cache.ttl", "duration", cache.ttl().toString(), "how long an entry stays cached"),
+                Setting.of("cache", "map", "", "the read cache, in the process; a ttl or max_entries of 0 turns it off"),
+                Setting.of("cache.provider", "one of: in-memory, file", cache.provider(),
+                        "file (seed 004's name) means the same in-process cache"),
+                Setting.of("cache.ttl", "duration", cache.ttl().toString(),
+                        "how long an entry stays cached; a plain number is seconds"),
                 Setting.of("cache.max_entries", "integer", String.valueOf(cache.maxEntries()), "the most entries cached"),
                 Setting.of("outbox", "map", "", "where updates a child missed wait"),
                 Setting.of("outbox.path", "path", outbox.path(), "the outbox directory, relative to the project directory"),
@@ -96,19 +99,32 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
     }
 
     /**
-     * The read cache.
+     * The read cache: always in the process, in front of the storage. Seed 004 writes {@code cache: {provider: file,
+     * ttl: 3600}}; {@code file} is taken as the name of this cache, not as a second store: the storage child already
+     * keeps every entry on disk, and a cache on disk would outlive the writes of other processes it never sees.
      *
+     * @param provider   the kind of cache: {@value #IN_MEMORY} (default) or {@value #FILE}, seed 004's name for it
      * @param ttl        how long an entry stays cached after it was loaded or written; default 1h; 0 turns the cache off
      * @param maxEntries how many entries the cache holds at most; default 10,000; 0 turns the cache off
      */
-    public record Cache(TimeSpan ttl, Integer maxEntries) {
+    public record Cache(String provider, TimeSpan ttl, Integer maxEntries) {
+        /** The default {@code provider}: the in-process cache. */
+        public static final String IN_MEMORY = "in-memory";
+        /** Seed 004's name for the cache, accepted as {@value #IN_MEMORY}. */
+        public static final String FILE = "file";
         /** The default {@code ttl}. */
         public static final TimeSpan DEFAULT_TTL = new TimeSpan(Duration.ofHours(1));
         /** The default {@code max_entries}. */
         public static final int DEFAULT_MAX_ENTRIES = 10_000;
 
-        /** Fills in defaults; rejects negative sizes. */
+        /** Fills in defaults; rejects negative sizes and caches the router does not have. */
         public Cache {
+            provider = provider == null ? IN_MEMORY : provider.strip().toLowerCase(java.util.Locale.ROOT);
+            if (!provider.equals(IN_MEMORY) && !provider.equals(FILE)) {
+                throw new ConfigurationException("'cache.provider' cannot be '" + provider + "': the hybrid provider's "
+                        + "cache is in the process, in front of the storage; write " + IN_MEMORY + " (or " + FILE
+                        + ", seed 004's name for it), and to keep entries in another provider name it as the storage.");
+            }
             ttl = ttl == null ? DEFAULT_TTL : ttl;
             if (maxEntries == null) {
                 maxEntries = DEFAULT_MAX_ENTRIES;
@@ -119,7 +135,7 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
 
         /** Every setting at its default. */
         public static Cache defaults() {
-            return new Cache(null, null);
+            return new Cache(null, null, null);
         }
 
         /** Whether entries are cached at all. */

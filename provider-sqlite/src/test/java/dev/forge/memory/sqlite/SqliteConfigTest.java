@@ -53,7 +53,7 @@ class SqliteConfigTest {
         SqliteConfig config = bind(Map.of("path", "data/mem.sqlite", "synchronous", "Normal", "busy_timeout", "250ms"));
         assertThat(config).isEqualTo(new SqliteConfig("data/mem.sqlite", SqliteConfig.Synchronous.NORMAL, TimeSpan.ofMillis(250)));
         assertThat(bind(Map.of("synchronous", "FULL")).synchronous()).isEqualTo(SqliteConfig.Synchronous.FULL);
-        assertThat(bind(Map.of("busy_timeout", 1500)).busyTimeout().toMillis()).isEqualTo(1500);
+        assertThat(bind(Map.of("busy_timeout", 2)).busyTimeout().toMillis()).isEqualTo(2000); // a plain number is seconds
         assertThat(bind(Map.of("busy_timeout", "0")).busyTimeout().toMillis()).isZero();
     }
 

@@ -1,0 +1,2 @@
+forge init --memory-provider vector
+forge session start --memory-config memory.yaml
