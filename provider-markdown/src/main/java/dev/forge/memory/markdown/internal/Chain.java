@@ -1,5 +1,7 @@
 package dev.forge.memory.markdown.internal;
 
+import dev.forge.memory.MemoryEntry;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -42,9 +44,15 @@ final class Chain {
     private final Map<String, Integer> lifeOf;
     private final List<String> problems;
     private final List<IndexedFile> leftovers;
+    private final Map<String, Stamp> stamps;
+
+    /** What a version on the line shows in place of what its file records (see {@link #stamps}). */
+    private record Stamp(long version, Instant createdAt, Instant updatedAt) {
+    }
 
     private Chain(String key, IndexedFile head, List<IndexedFile> line, List<IndexedFile> members,
             Map<String, Integer> lifeOf, List<String> problems, List<IndexedFile> leftovers) {
+        this.stamps = stamps(line);
         this.key = key;
         this.head = head;
         this.line = line;
@@ -141,6 +149,59 @@ final class Chain {
             }
         }
         return replacedBy;
+    }
+
+    /**
+     * The stamps the versions on the line show where their files say otherwise: the order by {@code supersedes} is
+     * the truth. Numbers that do not rise along the line (two versions both numbered 1, as seed 003 writes them, or a
+     * number edited by hand) are shown as 1 to n in line order; an {@code updated_at} before the previous version's is
+     * shown as that one's, and every version of a life shows the {@code created_at} of the life's first version (seed
+     * 000 stamps each version file with its own). Files forge-memory wrote need none of this. So every history can be
+     * restored elsewhere ({@link dev.forge.memory.EntryRules#checkChain}); the files stay as written.
+     */
+    private static Map<String, Stamp> stamps(List<IndexedFile> line) {
+        boolean rising = true;
+        long previous = 0;
+        for (IndexedFile version : line) {
+            rising &= version.file().version() > previous;
+            previous = version.file().version();
+        }
+        Map<String, Stamp> stamps = new HashMap<>();
+        Instant lastUpdated = null;
+        Instant lifeCreated = null;
+        boolean newLife = true;
+        for (int i = 0; i < line.size(); i++) {
+            MemoryFile file = line.get(i).file();
+            long number = rising ? file.version() : i + 1;
+            Instant updated = lastUpdated != null && file.updatedAt().isBefore(lastUpdated) ? lastUpdated : file.updatedAt();
+            if (newLife) {
+                lifeCreated = file.createdAt().isAfter(updated) ? updated : file.createdAt();
+            }
+            if (number != file.version() || !updated.equals(file.updatedAt()) || !lifeCreated.equals(file.createdAt())) {
+                stamps.put(file.id(), new Stamp(number, lifeCreated, updated));
+            }
+            lastUpdated = updated;
+            newLife = file.tombstone();
+        }
+        return stamps.isEmpty() ? Map.of() : stamps;
+    }
+
+    /** The entry of {@code version}, a version on the line, with the stamps the line gives it. */
+    MemoryEntry present(IndexedFile version, MemoryEntry entry) {
+        Stamp stamp = stamps.get(version.id());
+        return stamp == null || entry == null ? entry : new MemoryEntry(entry.key(), entry.value(), entry.scope(),
+                entry.tags(), entry.metadata(), stamp.createdAt(), stamp.updatedAt(), stamp.version());
+    }
+
+    /** The head's entry, as the line stamps it. */
+    MemoryEntry headEntry() {
+        return present(head, head.entry());
+    }
+
+    /** The head's version number, as the line stamps it. */
+    long headVersion() {
+        Stamp stamp = stamps.get(head.id());
+        return stamp == null ? head.file().version() : stamp.version();
     }
 
     /** The key. */
