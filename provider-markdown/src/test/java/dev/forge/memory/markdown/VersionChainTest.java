@@ -49,7 +49,7 @@ class VersionChainTest {
             Path v3 = fileOf(directory, "k", 3);
 
             Map<String, Object> first = frontMatter(v1);
-            assertThat(first).containsEntry("id", id(v1)).containsEntry("key", "k").containsEntry("scope", "project")
+            assertThat(first).containsEntry("id", id(v1)).containsEntry("key", "k").containsEntry("scope", "repo")
                     .containsEntry("session_id", Stores.SESSION).doesNotContainKey("supersedes")
                     .doesNotContainKey("tombstone");
             assertThat(frontMatter(v2)).containsEntry("id", id(v2)).containsEntry("supersedes", id(v1));

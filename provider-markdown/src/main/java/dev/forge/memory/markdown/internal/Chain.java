@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The versions of one key in one directory, linked by {@code supersedes}: the head (the newest version that no other
@@ -51,8 +52,8 @@ final class Chain {
     }
 
     private Chain(String key, IndexedFile head, List<IndexedFile> line, List<IndexedFile> members,
-            Map<String, Integer> lifeOf, List<String> problems, List<IndexedFile> leftovers) {
-        this.stamps = stamps(line);
+            Map<String, Integer> lifeOf, List<String> problems, List<IndexedFile> leftovers, Map<String, Stamp> stamps) {
+        this.stamps = stamps;
         this.key = key;
         this.head = head;
         this.line = line;
@@ -62,8 +63,12 @@ final class Chain {
         this.leftovers = leftovers;
     }
 
-    /** Links the versions of {@code key} (at least one). */
-    static Chain of(String key, List<IndexedFile> versions) {
+    /**
+     * Links the versions of {@code key} (at least one).
+     *
+     * @param keyless whether the file with an id names no key (seed 000 and 003, see {@link DerivedKeys})
+     */
+    static Chain of(String key, List<IndexedFile> versions, Predicate<String> keyless) {
         Map<String, IndexedFile> byId = new HashMap<>();
         for (IndexedFile version : versions) {
             byId.putIfAbsent(version.id(), version);
@@ -131,7 +136,7 @@ final class Chain {
             }
         }
         return new Chain(key, head, List.copyOf(line), List.copyOf(versions), lifeOf, List.copyOf(problems),
-                List.copyOf(leftovers));
+                List.copyOf(leftovers), stamps(line, keyless));
     }
 
     /**
@@ -155,11 +160,12 @@ final class Chain {
      * The stamps the versions on the line show where their files say otherwise: the order by {@code supersedes} is
      * the truth. Numbers that do not rise along the line (two versions both numbered 1, as seed 003 writes them, or a
      * number edited by hand) are shown as 1 to n in line order; an {@code updated_at} before the previous version's is
-     * shown as that one's, and every version of a life shows the {@code created_at} of the life's first version (seed
-     * 000 stamps each version file with its own). Files forge-memory wrote need none of this. So every history can be
-     * restored elsewhere ({@link dev.forge.memory.EntryRules#checkChain}); the files stay as written.
+     * shown as that one's, and a file that names no key shows the {@code created_at} of the version before it in the
+     * same life (seed 000 stamps each version file with its own time of creation). Files forge-memory wrote need none
+     * of this. So every history can be restored elsewhere ({@link dev.forge.memory.EntryRules#checkChain}); the files
+     * stay as written.
      */
-    private static Map<String, Stamp> stamps(List<IndexedFile> line) {
+    private static Map<String, Stamp> stamps(List<IndexedFile> line, Predicate<String> keyless) {
         boolean rising = true;
         long previous = 0;
         for (IndexedFile version : line) {
@@ -174,12 +180,12 @@ final class Chain {
             MemoryFile file = line.get(i).file();
             long number = rising ? file.version() : i + 1;
             Instant updated = lastUpdated != null && file.updatedAt().isBefore(lastUpdated) ? lastUpdated : file.updatedAt();
-            if (newLife) {
-                lifeCreated = file.createdAt().isAfter(updated) ? updated : file.createdAt();
+            Instant created = newLife || !keyless.test(file.id()) ? file.createdAt() : lifeCreated;
+            created = created.isAfter(updated) ? updated : created;
+            if (number != file.version() || !updated.equals(file.updatedAt()) || !created.equals(file.createdAt())) {
+                stamps.put(file.id(), new Stamp(number, created, updated));
             }
-            if (number != file.version() || !updated.equals(file.updatedAt()) || !lifeCreated.equals(file.createdAt())) {
-                stamps.put(file.id(), new Stamp(number, lifeCreated, updated));
-            }
+            lifeCreated = created;
             lastUpdated = updated;
             newLife = file.tombstone();
         }

@@ -40,11 +40,12 @@ final class FrontMatterFields {
         } else {
             id = safeId(front, "id", text(front, "id").orElseThrow());
         }
-        if (front.fields().containsKey("key") && text(front, "key").isEmpty()) {
-            throw front.error("key", "'key' is empty; give the memory a key or leave the field out");
-        }
         // No key: a file as seed 000 or 003 writes it, whose key the store derives from its chain (see DerivedKeys).
         String key = text(front, "key").orElse("");
+        if (front.fields().containsKey("key") && key.isEmpty()) {
+            throw front.error("key", "'key' is empty; give the memory a key, or leave the field out for the key of"
+                    + " its version chain");
+        }
         Optional<Instant> created = time(front, "created_at", front.get("created_at"));
         // Seed 003 stamps each version with one quoted 'timestamp', read when neither of the others is given.
         Optional<Instant> updated = created.isEmpty() && front.get("updated_at") == null

@@ -607,7 +607,7 @@ final class Shelf {
         }
         List<IndexedFile> versions = new ArrayList<>(linked == null ? List.of() : linked.members());
         versions.add(document);
-        chains.put(key, Chain.of(key, versions));
+        chains.put(key, Chain.of(key, versions, keyless::contains));
     }
 
     /**
@@ -634,7 +634,7 @@ final class Shelf {
             pending.sort(java.util.Comparator.comparing(IndexedFile::name));
             unfinished.put(key, List.copyOf(pending));
         }
-        return counted.isEmpty() ? null : Chain.of(key, counted);
+        return counted.isEmpty() ? null : Chain.of(key, counted, keyless::contains);
     }
 
     /**
