@@ -161,6 +161,30 @@ class SeedFilesTest {
     }
 
     @Test
+    void the_next_version_of_a_seed_003_chain_is_written_in_its_words() {
+        Path directory = Stores.projectDirectory(base);
+        copySeed("003-chain/" + SEED3_V1 + ".md", directory.resolve(SEED3_V1 + ".md"));
+        copySeed("003-chain/" + SEED3_V2 + ".md", directory.resolve(SEED3_V2 + ".md"));
+        MemoryEntry third;
+        try (MarkdownMemoryProvider provider = Stores.open(base)) {
+            MemoryEntry head = provider.get(SEED3_V1, Scope.PROJECT).orElseThrow();
+            third = provider.set(SEED3_V1, "A third version.", Scope.PROJECT, head.tags(), head.metadata());
+            assertThat(third.version()).isEqualTo(3);
+        }
+        Path written = Stores.memoryFiles(directory).stream()
+                .filter(p -> !List.of(SEED3_V1, SEED3_V2).contains(Stores.id(p))).findFirst().orElseThrow();
+        Map<String, Object> fields = Stores.frontMatter(written);
+        assertThat(fields).containsEntry("supersedes", SEED3_V2).containsEntry("scope", "default")
+                .containsEntry("references", List.of("doc_1H8XoEa7bCv..."))
+                .doesNotContainKey("metadata");
+        assertThat(Instant.parse((String) fields.get("timestamp"))).isEqualTo(third.updatedAt());
+        try (MarkdownMemoryProvider provider = Stores.open(base)) {
+            assertThat(provider.requireHistory().versions(SEED3_V1, Scope.PROJECT)).extracting(MemoryEntry::version)
+                    .containsExactly(1L, 2L, 3L);
+        }
+    }
+
+    @Test
     void a_hand_written_file_with_a_key_and_a_blank_line_after_the_front_matter_reads_without_it() throws IOException {
         Path directory = Stores.projectDirectory(base);
         Files.createDirectories(directory);

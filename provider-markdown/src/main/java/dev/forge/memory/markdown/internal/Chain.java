@@ -82,7 +82,8 @@ final class Chain {
         List<IndexedFile> unsuperseded = versions.stream().filter(v -> !superseded.contains(v.id())).toList();
         IndexedFile head = Collections.max(unsuperseded.isEmpty() ? versions : unsuperseded, NEWEST_LAST);
         if (unsuperseded.isEmpty()) {
-            problems.add("every version supersedes another (a cycle); " + head.name() + " is taken as the newest");
+            problems.add("every version supersedes another (a cycle); " + head.name() + " is taken as the newest, and"
+                    + " export and history follow it: remove the 'supersedes' line of the first version to mend it");
         }
         List<IndexedFile> line = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -96,11 +97,14 @@ final class Chain {
             }
             IndexedFile before = byId.get(previous.get());
             if (before == null) {
-                problems.add(current.name() + " supersedes " + previous.get() + ", which is missing: older versions are lost");
+                problems.add(current.name() + " supersedes " + previous.get() + ", which is missing: older versions are lost,"
+                        + " and history and export start at " + current.name() + "; put the missing file back, or"
+                        + " remove its 'supersedes' line to make it the first version");
                 break;
             }
             if (seen.contains(before.id())) {
-                problems.add(current.name() + " supersedes " + before.name() + ", a newer version (a cycle): the history stops there");
+                problems.add(current.name() + " supersedes " + before.name() + ", a newer version (a cycle): the history stops"
+                        + " there; remove or correct that 'supersedes' line");
                 break;
             }
             if (line.size() >= MAX_DEPTH) {
@@ -132,7 +136,8 @@ final class Chain {
                         + "removed by the next write to this directory");
             } else {
                 problems.add(version.name() + " (version " + version.file().version() + ") is not on the chain to "
-                        + head.name() + " and is ignored: two writers without the lock, or a copied file");
+                        + head.name() + " and is ignored (not exported either): two writers without the lock, or a"
+                        + " copied file; copy what it holds into the current version and move it out of the directory");
             }
         }
         return new Chain(key, head, List.copyOf(line), List.copyOf(versions), lifeOf, List.copyOf(problems),

@@ -3,9 +3,11 @@ package dev.forge.memory.markdown.internal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -20,7 +22,60 @@ import java.util.function.Function;
  */
 final class DerivedKeys {
 
-    private DerivedKeys() {
+    // The ids of the readable files of one directory that name no key.
+    private final Set<String> keyless = new HashSet<>();
+    // Set when such a file came or went: the keys of the others may change with it.
+    private boolean changed;
+
+    /** Whether the file with this id names no key. */
+    boolean contains(String id) {
+        return keyless.contains(id);
+    }
+
+    /** Notes that the file with this id, which names no key, is indexed. */
+    void added(String id) {
+        changed |= keyless.add(id);
+    }
+
+    /** Notes that the file with this id is no longer indexed. */
+    void removed(String id) {
+        changed |= keyless.remove(id);
+    }
+
+    /** The key of {@code read}, a file that names no key, in a directory whose readable files {@code byId} holds. */
+    String keyOf(MemoryFile read, Map<String, IndexedFile> byId) {
+        return derive(List.of(read.id()), id -> id.equals(read.id()) ? read : keylessFile(id, byId),
+                id -> ownKey(id, byId)).get(read.id());
+    }
+
+    /**
+     * The files whose key changed since {@link #settled()} (a file read before its predecessor, a first version put
+     * back), with their new keys; empty when no file that names no key came or went.
+     */
+    Map<String, String> changedKeys(Map<String, IndexedFile> byId) {
+        if (!changed) {
+            return Map.of();
+        }
+        Map<String, String> keys = derive(keyless, id -> keylessFile(id, byId), id -> ownKey(id, byId));
+        keys.keySet().retainAll(keyless);
+        keys.entrySet().removeIf(entry -> byId.get(entry.getKey()) == null
+                || byId.get(entry.getKey()).file().key().equals(entry.getValue()));
+        return keys;
+    }
+
+    /** Notes that every file has the key {@link #changedKeys} gives it. */
+    void settled() {
+        changed = false;
+    }
+
+    private MemoryFile keylessFile(String id, Map<String, IndexedFile> byId) {
+        IndexedFile file = keyless.contains(id) ? byId.get(id) : null;
+        return file == null ? null : file.file();
+    }
+
+    private String ownKey(String id, Map<String, IndexedFile> byId) {
+        IndexedFile file = keyless.contains(id) ? null : byId.get(id);
+        return file == null ? null : file.file().key();
     }
 
     /** The key of a chain whose first version is {@code first}. */

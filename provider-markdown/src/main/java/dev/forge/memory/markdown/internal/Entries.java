@@ -71,10 +71,8 @@ final class Entries {
     static MemoryFile continuing(MemoryFile file, MemoryFile head) {
         Optional<String> scope = head.scope().filter(word -> scope(word).equals(file.scope().flatMap(Entries::scope)))
                 .or(file::scope);
-        Optional<String> category = file.category().or(head::category);
-        return new MemoryFile(file.id(), file.key(), file.createdAt(), file.updatedAt(), file.version(), scope,
-                category, file.tags(), file.metadata(), file.supersedes(), file.related(), file.sessionId(),
-                file.trigger(), file.tombstone(), file.replaces(), file.committedBy(), file.extra(), file.body());
+        return copy(file, file.key(), scope, file.category().or(head::category), file.related(), file.committedBy(),
+                file.body());
     }
 
     /**
@@ -130,9 +128,7 @@ final class Entries {
 
     /** {@code file} with the key of its chain, for a file that names none (see {@link DerivedKeys}). */
     static MemoryFile withKey(MemoryFile file, String key) {
-        return new MemoryFile(file.id(), key, file.createdAt(), file.updatedAt(), file.version(), file.scope(),
-                file.category(), file.tags(), file.metadata(), file.supersedes(), file.related(), file.sessionId(),
-                file.trigger(), file.tombstone(), file.replaces(), file.committedBy(), file.extra(), file.body());
+        return copy(file, key, file.scope(), file.category(), file.related(), file.committedBy(), file.body());
     }
 
     private static Optional<String> text(Map<String, Object> metadata, String key) {
@@ -168,8 +164,13 @@ final class Entries {
 
     private static MemoryFile copy(MemoryFile file, List<RelatedItem> related, Optional<String> committedBy,
             String body) {
-        return new MemoryFile(file.id(), file.key(), file.createdAt(), file.updatedAt(), file.version(), file.scope(),
-                file.category(), file.tags(), file.metadata(), file.supersedes(), related, file.sessionId(),
-                file.trigger(), file.tombstone(), file.replaces(), committedBy, file.extra(), body);
+        return copy(file, file.key(), file.scope(), file.category(), related, committedBy, body);
+    }
+
+    private static MemoryFile copy(MemoryFile file, String key, Optional<String> scope, Optional<String> category,
+            List<RelatedItem> related, Optional<String> committedBy, String body) {
+        return new MemoryFile(file.id(), key, file.createdAt(), file.updatedAt(), file.version(), scope, category,
+                file.tags(), file.metadata(), file.supersedes(), related, file.sessionId(), file.trigger(),
+                file.tombstone(), file.replaces(), committedBy, file.extra(), body);
     }
 }

@@ -146,7 +146,7 @@ public final class MemoryFileCodec {
             end = lineEnd(text, at);
             if (isDelimiter(text, at, end)) {
                 boolean crlf = end < text.length() && end > at && text.charAt(end - 1) == '\r';
-                String body = withoutBlankLine(text.substring(Math.min(end + 1, text.length())));
+                String body = withoutBlankLine(text.substring(Math.min(end + 1, text.length())), crlf);
                 FrontMatter front = FrontMatter.read(text.substring(yamlStart, at));
                 try {
                     return FrontMatterFields.toFile(front, fileName, fallbackTime, body(body, crlf));
@@ -198,12 +198,13 @@ public final class MemoryFileCodec {
     }
 
     /**
-     * The text after the closing {@code ---} line less one blank line, if it starts with one: seed 000's {@code Parse}
+     * The text after the closing {@code ---} line less one blank line (CRLF only in a CRLF file), if it starts with
+     * one: seed 000's {@code Parse}
      * drops it, and its {@code Serialize} (like most people) writes one. The writer adds one exactly when the body
      * itself starts with a line break, so that such a body keeps it.
      */
-    private static String withoutBlankLine(String rest) {
-        if (rest.startsWith("\r\n")) {
+    private static String withoutBlankLine(String rest, boolean crlf) {
+        if (crlf && rest.startsWith("\r\n")) {
             return rest.substring(2);
         }
         return rest.startsWith("\n") ? rest.substring(1) : rest;
@@ -225,8 +226,9 @@ public final class MemoryFileCodec {
 
     /**
      * Writes a memory file: UTF-8, LF line endings, {@code ---}, the front-matter, {@code ---}, the body and one
-     * line break. Absent optional fields and empty {@code tags}, {@code metadata} and {@code related} are left out
-     * (reading restores them), unknown fields follow the known ones in their order.
+     * line break, after a blank line if the body starts with a line break. Absent optional fields, an empty
+     * {@code key} and empty {@code tags}, {@code metadata} and {@code related} are left out (reading restores them),
+     * unknown fields follow the known ones in their order.
      *
      * @throws IllegalArgumentException if the body holds an unpaired surrogate, which UTF-8 cannot encode (in the
      *                                  front-matter it is written as an escape)
@@ -234,7 +236,9 @@ public final class MemoryFileCodec {
     public static byte[] serialize(MemoryFile file) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("id", file.id());
-        fields.put("key", file.key());
+        if (!file.key().isEmpty()) {
+            fields.put("key", file.key()); // a file without one takes its chain's (seed 000)
+        }
         fields.put("created_at", new YamlWriter.Verbatim(TIMESTAMP.format(file.createdAt())));
         fields.put("updated_at", new YamlWriter.Verbatim(TIMESTAMP.format(file.updatedAt())));
         fields.put("version", file.version());
@@ -276,7 +280,7 @@ public final class MemoryFileCodec {
         out.append(DELIMITER).append('\n');
         new YamlWriter(out).entries(fields, 0, false);
         out.append(DELIMITER).append('\n');
-        if (file.body().startsWith("\n") || file.body().startsWith("\r\n")) {
+        if (file.body().startsWith("\n")) {
             out.append('\n'); // the blank line a reader drops (see withoutBlankLine)
         }
         out.append(file.body()).append('\n');

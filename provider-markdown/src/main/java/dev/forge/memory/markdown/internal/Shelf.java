@@ -62,10 +62,8 @@ final class Shelf {
     // The keys with a chain whose current version cannot be read (see unreadableHead); built when asked, dropped at
     // every relink.
     private Map<String, StoreProblem> heldBack;
-    // The ids of the readable files that name no key (seed 000 and 003), whose key is their chain's (DerivedKeys).
-    private final Set<String> keyless = new HashSet<>();
-    // Set when such a file came or went: the keys of the others may change with it.
-    private boolean keylessChanged;
+    // The readable files that name no key (seed 000 and 003), whose key is their chain's.
+    private final DerivedKeys keyless = new DerivedKeys();
     private final Map<String, StoreProblem> unreadable = new TreeMap<>();
     // An unreadable file is read again only when its size or modification time changes.
     private final Map<String, String> unreadableStamps = new HashMap<>();
@@ -326,17 +324,14 @@ final class Shelf {
             MemoryFile file = MemoryFileCodec.parse(bytes, name, attributes.lastModifiedTime().toInstant());
             boolean derived = file.key().isEmpty();
             if (derived) {
-                MemoryFile read = file;
-                file = Entries.withKey(file, DerivedKeys.derive(List.of(file.id()),
-                        id -> id.equals(read.id()) ? read : keylessFile(id), this::ownKey).get(file.id()));
+                file = Entries.withKey(file, keyless.keyOf(file, byId));
             }
             problem = check(file, name);
             if (problem == null) {
                 MemoryEntry entry = Entries.toEntry(file, scope);
                 put(new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file, entry), touchedKeys);
                 if (derived) {
-                    keyless.add(file.id());
-                    keylessChanged = true;
+                    keyless.added(file.id());
                 }
                 return;
             }
@@ -359,33 +354,14 @@ final class Shelf {
         heldBack = null;
     }
 
-    private MemoryFile keylessFile(String id) {
-        IndexedFile file = keyless.contains(id) ? byId.get(id) : null;
-        return file == null ? null : file.file();
-    }
-
-    private String ownKey(String id) {
-        IndexedFile file = keyless.contains(id) ? null : byId.get(id);
-        return file == null ? null : file.file().key();
-    }
-
     /**
      * Gives every file that names no key its chain's key again, after such files came or went: a file read before
      * its predecessor, or a first version put back, changes the keys of the files after it.
      */
     private void rekey(Set<String> touchedKeys) {
-        if (!keylessChanged) {
-            return;
-        }
-        keylessChanged = false;
-        Map<String, String> keys = DerivedKeys.derive(keyless, this::keylessFile, this::ownKey);
-        for (String id : List.copyOf(keyless)) {
-            IndexedFile known = byId.get(id);
-            String key = keys.get(id);
-            if (known == null || key == null || known.file().key().equals(key)) {
-                continue;
-            }
-            MemoryFile file = Entries.withKey(known.file(), key);
+        for (Map.Entry<String, String> changed : keyless.changedKeys(byId).entrySet()) {
+            IndexedFile known = byId.get(changed.getKey());
+            MemoryFile file = Entries.withKey(known.file(), changed.getValue());
             String problem = check(file, known.name());
             if (problem != null) {
                 forget(known.name(), touchedKeys);
@@ -394,9 +370,9 @@ final class Shelf {
             }
             put(new IndexedFile(known.path(), known.size(), known.modified(), file,
                     known.entry() == null ? null : Entries.toEntry(file, scope)), touchedKeys);
-            keyless.add(id);
+            keyless.added(file.id());
         }
-        keylessChanged = false;
+        keyless.settled();
     }
 
     /** Why a parsed file cannot be used, or null if it can. */
@@ -527,7 +503,7 @@ final class Shelf {
 
     private void forget(String name, Set<String> touchedKeys) {
         superseded = null;
-        keylessChanged |= keyless.remove(idOf(name));
+        keyless.removed(idOf(name));
         if (unreadable.remove(name) != null) {
             heldBack = null;
         }
