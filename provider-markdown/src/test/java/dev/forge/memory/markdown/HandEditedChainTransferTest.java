@@ -32,12 +32,6 @@ class HandEditedChainTransferTest {
     @TempDir
     Path target;
 
-    private static void writeThree(MarkdownMemoryProvider provider) {
-        provider.set("k", "first", Scope.PROJECT);
-        provider.set("k", "second", Scope.PROJECT);
-        provider.set("k", "third", Scope.PROJECT);
-    }
-
     /** Version 2 renumbered 1 by hand, and version 3 dated a year before the others. */
     private static void editByHand(Path directory) {
         Path v2 = fileOf(directory, "k", 2);
@@ -50,7 +44,7 @@ class HandEditedChainTransferTest {
     @Test
     void a_chain_renumbered_and_dated_back_by_hand_is_healthy_and_reads_in_chain_order() {
         try (MarkdownMemoryProvider provider = Stores.open(source)) {
-            writeThree(provider);
+            VersionChainTest.writeThreeVersions(provider);
             editByHand(provider.projectDirectory());
             provider.refresh();
             List<MemoryEntry> versions = provider.requireHistory().versions("k", Scope.PROJECT);
@@ -70,7 +64,7 @@ class HandEditedChainTransferTest {
     void such_a_chain_exports_and_imports_into_another_provider_with_its_whole_history() throws IOException {
         Path file = source.resolve("export.json");
         try (MarkdownMemoryProvider provider = Stores.open(source)) {
-            writeThree(provider);
+            VersionChainTest.writeThreeVersions(provider);
             editByHand(provider.projectDirectory());
             provider.refresh();
             try (OutputStream out = Files.newOutputStream(file)) {

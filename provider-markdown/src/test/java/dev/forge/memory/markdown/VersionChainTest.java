@@ -28,7 +28,8 @@ class VersionChainTest {
     @TempDir
     Path base;
 
-    private static void writeThreeVersions(MarkdownMemoryProvider provider) {
+    /** Writes "first", "second" and "third" as versions 1 to 3 of key {@code k} (PROJECT). */
+    static void writeThreeVersions(MarkdownMemoryProvider provider) {
         provider.set("k", "first", Scope.PROJECT);
         provider.set("k", "second", Scope.PROJECT);
         provider.set("k", "third", Scope.PROJECT);

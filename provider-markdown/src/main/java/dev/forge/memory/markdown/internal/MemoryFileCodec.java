@@ -28,7 +28,7 @@ import java.util.Objects;
  * created_at: 2026-11-22T04:15:12.123Z
  * updated_at: 2026-11-22T04:15:12.123Z
  * version: 1
- * scope: project
+ * scope: repo
  * tags:
  *   - build
  * ---
