@@ -69,7 +69,7 @@ class CorruptFileTest {
                 damage("missing opening delimiter", "key: no-start\n---\nbody\n"),
                 damage("unclosed front-matter", "---\nkey: no-end\nbody without an end\n"),
                 damage("invalid YAML", "---\nkey: [bad-yaml\n---\nbody\n"),
-                damage("missing key", "---\nversion: 1\n---\nbody\n"),
+                damage("empty key", "---\nkey: \"\"\nversion: 1\n---\nbody\n"),
                 damage("wrong type", "---\nkey: wrong-type\nversion: many\n---\nbody\n"),
                 damage("id and file name differ", "---\nid: " + otherId + "\nkey: mismatch\n---\nbody\n"),
                 new Damage("not UTF-8", name(), latin1.toByteArray()),

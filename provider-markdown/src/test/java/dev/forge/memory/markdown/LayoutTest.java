@@ -60,9 +60,9 @@ class LayoutTest {
             provider.set("s", "session", Scope.SESSION);
             provider.set("g", "global", Scope.GLOBAL);
 
-            assertThat(Stores.frontMatter(onlyFile(project))).containsEntry("key", "p").containsEntry("scope", "project");
+            assertThat(Stores.frontMatter(onlyFile(project))).containsEntry("key", "p").containsEntry("scope", "repo");
             assertThat(Stores.frontMatter(onlyFile(session))).containsEntry("key", "s").containsEntry("scope", "session");
-            assertThat(Stores.frontMatter(onlyFile(global))).containsEntry("key", "g").containsEntry("scope", "global");
+            assertThat(Stores.frontMatter(onlyFile(global))).containsEntry("key", "g").containsEntry("scope", "user");
         }
     }
 

@@ -28,7 +28,8 @@ class VersionChainTest {
     @TempDir
     Path base;
 
-    private static void writeThreeVersions(MarkdownMemoryProvider provider) {
+    /** Writes "first", "second" and "third" as versions 1 to 3 of key {@code k} (PROJECT). */
+    static void writeThreeVersions(MarkdownMemoryProvider provider) {
         provider.set("k", "first", Scope.PROJECT);
         provider.set("k", "second", Scope.PROJECT);
         provider.set("k", "third", Scope.PROJECT);
@@ -49,7 +50,7 @@ class VersionChainTest {
             Path v3 = fileOf(directory, "k", 3);
 
             Map<String, Object> first = frontMatter(v1);
-            assertThat(first).containsEntry("id", id(v1)).containsEntry("key", "k").containsEntry("scope", "project")
+            assertThat(first).containsEntry("id", id(v1)).containsEntry("key", "k").containsEntry("scope", "repo")
                     .containsEntry("session_id", Stores.SESSION).doesNotContainKey("supersedes")
                     .doesNotContainKey("tombstone");
             assertThat(frontMatter(v2)).containsEntry("id", id(v2)).containsEntry("supersedes", id(v1));

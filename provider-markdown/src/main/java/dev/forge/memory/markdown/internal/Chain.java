@@ -1,5 +1,7 @@
 package dev.forge.memory.markdown.internal;
 
+import dev.forge.memory.MemoryEntry;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The versions of one key in one directory, linked by {@code supersedes}: the head (the newest version that no other
@@ -42,9 +45,15 @@ final class Chain {
     private final Map<String, Integer> lifeOf;
     private final List<String> problems;
     private final List<IndexedFile> leftovers;
+    private final Map<String, Stamp> stamps;
+
+    /** What a version on the line shows in place of what its file records (see {@link #stamps}). */
+    private record Stamp(long version, Instant createdAt, Instant updatedAt) {
+    }
 
     private Chain(String key, IndexedFile head, List<IndexedFile> line, List<IndexedFile> members,
-            Map<String, Integer> lifeOf, List<String> problems, List<IndexedFile> leftovers) {
+            Map<String, Integer> lifeOf, List<String> problems, List<IndexedFile> leftovers, Map<String, Stamp> stamps) {
+        this.stamps = stamps;
         this.key = key;
         this.head = head;
         this.line = line;
@@ -54,8 +63,12 @@ final class Chain {
         this.leftovers = leftovers;
     }
 
-    /** Links the versions of {@code key} (at least one). */
-    static Chain of(String key, List<IndexedFile> versions) {
+    /**
+     * Links the versions of {@code key} (at least one).
+     *
+     * @param keyless whether the file with an id names no key (seed 000 and 003, see {@link DerivedKeys})
+     */
+    static Chain of(String key, List<IndexedFile> versions, Predicate<String> keyless) {
         Map<String, IndexedFile> byId = new HashMap<>();
         for (IndexedFile version : versions) {
             byId.putIfAbsent(version.id(), version);
@@ -69,7 +82,8 @@ final class Chain {
         List<IndexedFile> unsuperseded = versions.stream().filter(v -> !superseded.contains(v.id())).toList();
         IndexedFile head = Collections.max(unsuperseded.isEmpty() ? versions : unsuperseded, NEWEST_LAST);
         if (unsuperseded.isEmpty()) {
-            problems.add("every version supersedes another (a cycle); " + head.name() + " is taken as the newest");
+            problems.add("every version supersedes another (a cycle); " + head.name() + " is taken as the newest, and"
+                    + " export and history follow it: remove the 'supersedes' line of the first version to mend it");
         }
         List<IndexedFile> line = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -83,11 +97,14 @@ final class Chain {
             }
             IndexedFile before = byId.get(previous.get());
             if (before == null) {
-                problems.add(current.name() + " supersedes " + previous.get() + ", which is missing: older versions are lost");
+                problems.add(current.name() + " supersedes " + previous.get() + ", which is missing: older versions are lost,"
+                        + " and history and export start at " + current.name() + "; put the missing file back, or"
+                        + " remove its 'supersedes' line to make it the first version");
                 break;
             }
             if (seen.contains(before.id())) {
-                problems.add(current.name() + " supersedes " + before.name() + ", a newer version (a cycle): the history stops there");
+                problems.add(current.name() + " supersedes " + before.name() + ", a newer version (a cycle): the history stops"
+                        + " there; remove or correct that 'supersedes' line");
                 break;
             }
             if (line.size() >= MAX_DEPTH) {
@@ -119,11 +136,12 @@ final class Chain {
                         + "removed by the next write to this directory");
             } else {
                 problems.add(version.name() + " (version " + version.file().version() + ") is not on the chain to "
-                        + head.name() + " and is ignored: two writers without the lock, or a copied file");
+                        + head.name() + " and is ignored (not exported either): two writers without the lock, or a"
+                        + " copied file; copy what it holds into the current version and move it out of the directory");
             }
         }
         return new Chain(key, head, List.copyOf(line), List.copyOf(versions), lifeOf, List.copyOf(problems),
-                List.copyOf(leftovers));
+                List.copyOf(leftovers), stamps(line, keyless));
     }
 
     /**
@@ -141,6 +159,60 @@ final class Chain {
             }
         }
         return replacedBy;
+    }
+
+    /**
+     * The stamps the versions on the line show where their files say otherwise: the order by {@code supersedes} is
+     * the truth. Numbers that do not rise along the line (two versions both numbered 1, as seed 003 writes them, or a
+     * number edited by hand) are shown as 1 to n in line order; an {@code updated_at} before the previous version's is
+     * shown as that one's, and a file that names no key shows the {@code created_at} of the version before it in the
+     * same life (seed 000 stamps each version file with its own time of creation). Files forge-memory wrote need none
+     * of this. So every history can be restored elsewhere ({@link dev.forge.memory.EntryRules#checkChain}); the files
+     * stay as written.
+     */
+    private static Map<String, Stamp> stamps(List<IndexedFile> line, Predicate<String> keyless) {
+        boolean rising = true;
+        long previous = 0;
+        for (IndexedFile version : line) {
+            rising &= version.file().version() > previous;
+            previous = version.file().version();
+        }
+        Map<String, Stamp> stamps = new HashMap<>();
+        Instant lastUpdated = null;
+        Instant lifeCreated = null;
+        boolean newLife = true;
+        for (int i = 0; i < line.size(); i++) {
+            MemoryFile file = line.get(i).file();
+            long number = rising ? file.version() : i + 1;
+            Instant updated = lastUpdated != null && file.updatedAt().isBefore(lastUpdated) ? lastUpdated : file.updatedAt();
+            Instant created = newLife || !keyless.test(file.id()) ? file.createdAt() : lifeCreated;
+            created = created.isAfter(updated) ? updated : created;
+            if (number != file.version() || !updated.equals(file.updatedAt()) || !created.equals(file.createdAt())) {
+                stamps.put(file.id(), new Stamp(number, created, updated));
+            }
+            lifeCreated = created;
+            lastUpdated = updated;
+            newLife = file.tombstone();
+        }
+        return stamps.isEmpty() ? Map.of() : stamps;
+    }
+
+    /** The entry of {@code version}, a version on the line, with the stamps the line gives it. */
+    MemoryEntry present(IndexedFile version, MemoryEntry entry) {
+        Stamp stamp = stamps.get(version.id());
+        return stamp == null || entry == null ? entry : new MemoryEntry(entry.key(), entry.value(), entry.scope(),
+                entry.tags(), entry.metadata(), stamp.createdAt(), stamp.updatedAt(), stamp.version());
+    }
+
+    /** The head's entry, as the line stamps it. */
+    MemoryEntry headEntry() {
+        return present(head, head.entry());
+    }
+
+    /** The head's version number, as the line stamps it. */
+    long headVersion() {
+        Stamp stamp = stamps.get(head.id());
+        return stamp == null ? head.file().version() : stamp.version();
     }
 
     /** The key. */

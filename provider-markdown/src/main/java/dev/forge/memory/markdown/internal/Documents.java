@@ -201,7 +201,7 @@ final class Documents {
             return;
         }
         if (known == null && unreadableStamps.containsKey(key)
-                && Shelf.stamp(path, attributes).equals(unreadableStamps.get(key))) {
+                && FileReads.stamp(path, attributes).equals(unreadableStamps.get(key))) {
             return;
         }
         touched.add(key);
@@ -219,7 +219,7 @@ final class Documents {
     private void read(String key, Path path, BasicFileAttributes attributes, StoreProblem before) {
         String problem;
         try {
-            String value = MemoryFileCodec.decode(Shelf.readWithin(path, attributes, maxFileSize));
+            String value = MemoryFileCodec.decode(FileReads.readWithin(path, attributes, maxFileSize));
             EntryRules.checkValue(value, key, Limits.DEFAULT);
             byKey.put(key, new Document(path, attributes.size(), attributes.lastModifiedTime(), value));
             return;
@@ -238,7 +238,7 @@ final class Documents {
             LOG.debug("Memory document {} still cannot be read: {}", path, problem);
         }
         unreadable.put(key, new StoreProblem(path.toString(), problem));
-        unreadableStamps.put(key, Shelf.stamp(path, attributes));
+        unreadableStamps.put(key, FileReads.stamp(path, attributes));
     }
 
     /**

@@ -26,19 +26,53 @@ final class Entries {
     private Entries() {
     }
 
-    /** The scope a front-matter or related-item scope names, ignoring case. */
+    /**
+     * The scope a front-matter or related-item scope names, ignoring case: {@code project}, {@code global},
+     * {@code session}, and the seeds' words, {@code repo} and (seed 003) {@code default} for PROJECT, {@code user} for
+     * GLOBAL.
+     */
     static Optional<Scope> scope(String text) {
-        for (Scope scope : Scope.values()) {
-            if (scope.name().equalsIgnoreCase(text.trim())) {
-                return Optional.of(scope);
+        String word = text.trim().toLowerCase(Locale.ROOT);
+        switch (word) {
+            case "repo", "default" -> {
+                return Optional.of(Scope.PROJECT);
+            }
+            case "user" -> {
+                return Optional.of(Scope.GLOBAL);
+            }
+            default -> {
+                for (Scope scope : Scope.values()) {
+                    if (scope.name().equalsIgnoreCase(word)) {
+                        return Optional.of(scope);
+                    }
+                }
+                return Optional.empty();
             }
         }
-        return Optional.empty();
     }
 
-    /** The front-matter form of a scope. */
+    /**
+     * The front-matter form of a scope: seed 000's {@code repo} and {@code user} for PROJECT and GLOBAL, so that the
+     * ADR's own parser places the files; {@code session}, which it does not have, for SESSION.
+     */
     static String scopeName(Scope scope) {
-        return scope.name().toLowerCase(Locale.ROOT);
+        return switch (scope) {
+            case PROJECT -> "repo";
+            case GLOBAL -> "user";
+            case SESSION -> "session";
+        };
+    }
+
+    /**
+     * {@code file}, the next version of {@code head}, in the words of its chain: the head's {@code scope} word when it
+     * names the same scope (seed 003's {@code default} stays), and the head's {@code category} when the write gave
+     * none, as seed 000's {@code NewVersion} keeps it.
+     */
+    static MemoryFile continuing(MemoryFile file, MemoryFile head) {
+        Optional<String> scope = head.scope().filter(word -> scope(word).equals(file.scope().flatMap(Entries::scope)))
+                .or(file::scope);
+        return copy(file, file.key(), scope, file.category().or(head::category), file.related(), file.committedBy(),
+                file.body());
     }
 
     /**
@@ -52,6 +86,13 @@ final class Entries {
         Map<String, Object> metadata = new LinkedHashMap<>(file.metadata());
         file.category().ifPresent(category -> metadata.putIfAbsent(CATEGORY, category));
         file.trigger().ifPresent(trigger -> metadata.putIfAbsent(TRIGGER, trigger));
+        // Fields of other tools (seed 003's 'references') travel with the entry, into exports too; 'timestamp' is the
+        // entry's own time.
+        file.extra().forEach((name, value) -> {
+            if (!name.equals(FrontMatterFields.TIMESTAMP)) {
+                metadata.putIfAbsent(name, value);
+            }
+        });
         List<String> tags = EntryRules.normalizeTags(file.tags(), file.key(), Limits.DEFAULT);
         Instant created = file.createdAt().isAfter(file.updatedAt()) ? file.updatedAt() : file.createdAt();
         return new MemoryEntry(file.key(), file.body(), scope, tags, metadata, created, file.updatedAt(), file.version());
@@ -72,9 +113,22 @@ final class Entries {
         Map<String, Object> metadata = new LinkedHashMap<>(entry.metadata());
         Optional<String> category = text(metadata, CATEGORY);
         Optional<String> trigger = text(metadata, TRIGGER);
+        Map<String, Object> fields = new LinkedHashMap<>(extra);
+        for (Map.Entry<String, Object> field : fields.entrySet()) {
+            if (field.getKey().equals(FrontMatterFields.TIMESTAMP)) {
+                field.setValue(MemoryFileCodec.timestamp(entry.updatedAt())); // the time of this version
+            } else if (metadata.containsKey(field.getKey())) {
+                field.setValue(metadata.remove(field.getKey())); // shown as metadata when read: written back here
+            }
+        }
         return new MemoryFile(id, entry.key(), entry.createdAt(), entry.updatedAt(), entry.version(),
                 Optional.of(scopeName(entry.scope())), category, entry.tags(), metadata, supersedes, related,
-                Optional.of(sessionId), trigger, false, replaces, committedBy, extra, entry.value());
+                Optional.of(sessionId), trigger, false, replaces, committedBy, fields, entry.value());
+    }
+
+    /** {@code file} with the key of its chain, for a file that names none (see {@link DerivedKeys}). */
+    static MemoryFile withKey(MemoryFile file, String key) {
+        return copy(file, key, file.scope(), file.category(), file.related(), file.committedBy(), file.body());
     }
 
     private static Optional<String> text(Map<String, Object> metadata, String key) {
@@ -110,8 +164,13 @@ final class Entries {
 
     private static MemoryFile copy(MemoryFile file, List<RelatedItem> related, Optional<String> committedBy,
             String body) {
-        return new MemoryFile(file.id(), file.key(), file.createdAt(), file.updatedAt(), file.version(), file.scope(),
-                file.category(), file.tags(), file.metadata(), file.supersedes(), related, file.sessionId(),
-                file.trigger(), file.tombstone(), file.replaces(), committedBy, file.extra(), body);
+        return copy(file, file.key(), file.scope(), file.category(), related, committedBy, body);
+    }
+
+    private static MemoryFile copy(MemoryFile file, String key, Optional<String> scope, Optional<String> category,
+            List<RelatedItem> related, Optional<String> committedBy, String body) {
+        return new MemoryFile(file.id(), key, file.createdAt(), file.updatedAt(), file.version(), scope, category,
+                file.tags(), file.metadata(), file.supersedes(), related, file.sessionId(), file.trigger(),
+                file.tombstone(), file.replaces(), committedBy, file.extra(), body);
     }
 }

@@ -21,6 +21,9 @@ final class FrontMatterFields {
 
     private static final String RFC_3339_EXAMPLE = "2026-11-22T04:15:12.123Z";
 
+    /** Seed 003's field for the time of a version, read when neither {@code created_at} nor {@code updated_at} is. */
+    static final String TIMESTAMP = "timestamp";
+
     private FrontMatterFields() {
     }
 
@@ -37,16 +40,22 @@ final class FrontMatterFields {
         } else {
             id = safeId(front, "id", text(front, "id").orElseThrow());
         }
-        String key = text(front, "key").orElseThrow(() -> front.error("key", front.fields().containsKey("key")
-                ? "'key' is empty; every memory needs a key" : "the field 'key' is missing; every memory needs a key"));
+        // No key: a file as seed 000 or 003 writes it, whose key the store derives from its chain (see DerivedKeys).
+        String key = text(front, "key").orElse("");
+        if (front.fields().containsKey("key") && key.isEmpty()) {
+            throw front.error("key", "'key' is empty; give the memory a key, or leave the field out for the key of"
+                    + " its version chain");
+        }
         Optional<Instant> created = time(front, "created_at", front.get("created_at"));
-        Optional<Instant> updated = time(front, "updated_at", front.get("updated_at"));
+        // Seed 003 stamps each version with one quoted 'timestamp', read when neither of the others is given.
+        Optional<Instant> updated = created.isEmpty() && front.get("updated_at") == null
+                ? time(front, TIMESTAMP, front.get(TIMESTAMP)) : time(front, "updated_at", front.get("updated_at"));
         long version = version(front);
         Optional<String> scope = text(front, "scope");
         Optional<String> category = text(front, "category");
         List<String> tags = tags(front);
         Map<String, Object> metadata = metadata(front);
-        Optional<String> supersedes = text(front, "supersedes");
+        Optional<String> supersedes = supersedes(front);
         if (supersedes.isPresent()) {
             safeId(front, "supersedes", supersedes.get());
         }
@@ -64,6 +73,25 @@ final class FrontMatterFields {
         return new MemoryFile(id, key, created.or(() -> updated).orElse(fallbackTime),
                 updated.or(() -> created).orElse(fallbackTime), version, scope, category, tags, metadata, supersedes,
                 related, sessionId, trigger, tombstone, replaces, committedBy, extra, body);
+    }
+
+    /** One id, or (seed 003) a list of at most one id. */
+    private static Optional<String> supersedes(FrontMatter front) throws MemoryFileException {
+        if (!(front.get("supersedes") instanceof List<?> list)) {
+            return text(front, "supersedes");
+        }
+        if (list.size() > 1) {
+            throw front.error("supersedes", "'supersedes' lists " + list.size() + " ids, but a version replaces one:"
+                    + " keep the id of the version this one replaces");
+        }
+        if (list.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!(list.get(0) instanceof String id)) {
+            throw front.error("supersedes", "'supersedes' must be an id, but its item is "
+                    + (list.get(0) == null ? "null" : kind(list.get(0))));
+        }
+        return Optional.of(id);
     }
 
     private static List<String> replaces(FrontMatter front) throws MemoryFileException {

@@ -215,17 +215,18 @@ public final class MarkdownStore implements EntryStore {
             List<RelatedItem> related = List.of();
             Map<String, Object> extra = Map.of();
             if (chain != null && chain.live()) {
-                entry = write.toEntry(Optional.of(chain.head().entry()), now);
+                entry = write.toEntry(Optional.of(chain.headEntry()), now);
                 related = chain.head().file().related();
                 extra = chain.head().file().extra();
             } else {
                 MemoryEntry fresh = write.toEntry(Optional.empty(), now);
-                long version = chain == null ? 1 : chain.head().file().version() + 1;
+                long version = chain == null ? 1 : chain.headVersion() + 1;
                 entry = new MemoryEntry(key, fresh.value(), fresh.scope(), fresh.tags(), fresh.metadata(),
                         fresh.createdAt(), fresh.updatedAt(), version);
             }
-            MemoryFile file = Entries.toFile(entry, VersionIds.newId(key),
+            MemoryFile next = Entries.toFile(entry, VersionIds.newId(key),
                     chain == null ? Optional.empty() : Optional.of(chain.head().id()), related, sessionId, extra);
+            MemoryFile file = chain == null ? next : Entries.continuing(next, chain.head().file());
             if (documented) {
                 return documents.documentFirst(shelf, key, Optional.of(entry.value()),
                         () -> files.create(root, shelf, file).entry());
@@ -414,7 +415,7 @@ public final class MarkdownStore implements EntryStore {
             }
             List<MemoryEntry> versions = new ArrayList<>();
             for (IndexedFile version : chain.line()) {
-                MemoryEntry entry = version.file().tombstone() ? null : shelf.entryOf(version);
+                MemoryEntry entry = version.file().tombstone() ? null : chain.present(version, shelf.entryOf(version));
                 if (entry != null) {
                     versions.add(entry);
                 }

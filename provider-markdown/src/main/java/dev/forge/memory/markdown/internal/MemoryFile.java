@@ -26,7 +26,8 @@ import java.util.Set;
  * 9999, the range RFC 3339 can write.
  *
  * @param id         {@code mem_<uuid>}, the file name without {@code .md}; see {@link MemoryFileCodec#checkId}
- * @param key        the memory's key, as written (the store checks the key rules)
+ * @param key        the memory's key, as written (the store checks the key rules); empty if the file has none, as
+ *                   seed 000 and 003 write them, until the store gives it the key of its chain ({@link DerivedKeys})
  * @param createdAt  when the memory was first created
  * @param updatedAt  when this version was written
  * @param version    1 for the first version, one more for each later one

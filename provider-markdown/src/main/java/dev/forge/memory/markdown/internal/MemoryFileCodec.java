@@ -28,7 +28,7 @@ import java.util.Objects;
  * created_at: 2026-11-22T04:15:12.123Z
  * updated_at: 2026-11-22T04:15:12.123Z
  * version: 1
- * scope: project
+ * scope: repo
  * tags:
  *   - build
  * ---
@@ -65,8 +65,8 @@ public final class MemoryFileCodec {
     }
 
     /**
-     * Checks that an id is safe to use in a file name: not empty, and free of {@code /}, {@code \}, {@code ..} and
-     * control characters (NUL included), so that no id can point outside its directory.
+     * Checks that an id is safe to use in a file name: not empty, not {@code .} or {@code ..}, and free
+     * of {@code /}, {@code \} and control characters (NUL included), so that no id can point outside its directory.
      *
      * @return the id, unchanged
      * @throws NullPointerException     if the id is null
@@ -91,8 +91,10 @@ public final class MemoryFileCodec {
         if (id.indexOf('\\') >= 0) {
             return "an id must not contain '\\'";
         }
-        if (id.contains("..")) {
-            return "an id must not contain '..'";
+        if (id.equals(".") || id.equals("..")) {
+            // An id is a file name only with ".md" after it, so '..' inside one (seed 003 elides ids with "...")
+            // cannot leave the directory; these two are refused all the same.
+            return "an id must not be '.' or '..'";
         }
         for (int i = 0; i < id.length(); i++) {
             if (Character.isISOControl(id.charAt(i))) {
@@ -120,8 +122,9 @@ public final class MemoryFileCodec {
 
     /**
      * Reads a memory file. The front-matter runs from the first line to the next line that is {@code ---}
-     * (trailing blanks and CR allowed); the body is everything after that line, exactly, less the one line break
-     * the writer adds (CRLF if the closing line ends in CRLF), so a body may itself hold {@code ---} lines.
+     * (trailing blanks and CR allowed); the body is everything after that line, exactly, less one blank line right
+     * after it and the one line break the writer adds at the end (CRLF if the closing line ends in CRLF), so a body
+     * may itself hold {@code ---} lines.
      *
      * @param bytes        the file's content
      * @param fileName     the file's name (not a path), from which a missing {@code id} is derived
@@ -143,7 +146,7 @@ public final class MemoryFileCodec {
             end = lineEnd(text, at);
             if (isDelimiter(text, at, end)) {
                 boolean crlf = end < text.length() && end > at && text.charAt(end - 1) == '\r';
-                String body = text.substring(Math.min(end + 1, text.length()));
+                String body = withoutBlankLine(text.substring(Math.min(end + 1, text.length())), crlf);
                 FrontMatter front = FrontMatter.read(text.substring(yamlStart, at));
                 try {
                     return FrontMatterFields.toFile(front, fileName, fallbackTime, body(body, crlf));
@@ -194,6 +197,19 @@ public final class MemoryFileCodec {
         return to - from == DELIMITER.length() && text.startsWith(DELIMITER, from);
     }
 
+    /**
+     * The text after the closing {@code ---} line less one blank line (CRLF only in a CRLF file), if it starts with
+     * one: seed 000's {@code Parse}
+     * drops it, and its {@code Serialize} (like most people) writes one. The writer adds one exactly when the body
+     * itself starts with a line break, so that such a body keeps it.
+     */
+    private static String withoutBlankLine(String rest, boolean crlf) {
+        if (crlf && rest.startsWith("\r\n")) {
+            return rest.substring(2);
+        }
+        return rest.startsWith("\n") ? rest.substring(1) : rest;
+    }
+
     /** The body without the one line break the writer adds after it (CRLF in a CRLF file). */
     private static String body(String rest, boolean crlf) {
         if (crlf && rest.endsWith("\r\n")) {
@@ -203,10 +219,16 @@ public final class MemoryFileCodec {
     }
 
 
+    /** A time as the writer writes it: RFC 3339, UTC, milliseconds. */
+    static String timestamp(Instant instant) {
+        return TIMESTAMP.format(instant);
+    }
+
     /**
      * Writes a memory file: UTF-8, LF line endings, {@code ---}, the front-matter, {@code ---}, the body and one
-     * line break. Absent optional fields and empty {@code tags}, {@code metadata} and {@code related} are left out
-     * (reading restores them), unknown fields follow the known ones in their order.
+     * line break, after a blank line if the body starts with a line break. Absent optional fields, an empty
+     * {@code key} and empty {@code tags}, {@code metadata} and {@code related} are left out (reading restores them),
+     * unknown fields follow the known ones in their order.
      *
      * @throws IllegalArgumentException if the body holds an unpaired surrogate, which UTF-8 cannot encode (in the
      *                                  front-matter it is written as an escape)
@@ -214,7 +236,9 @@ public final class MemoryFileCodec {
     public static byte[] serialize(MemoryFile file) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("id", file.id());
-        fields.put("key", file.key());
+        if (!file.key().isEmpty()) {
+            fields.put("key", file.key()); // a file without one takes its chain's (seed 000)
+        }
         fields.put("created_at", new YamlWriter.Verbatim(TIMESTAMP.format(file.createdAt())));
         fields.put("updated_at", new YamlWriter.Verbatim(TIMESTAMP.format(file.updatedAt())));
         fields.put("version", file.version());
@@ -255,7 +279,11 @@ public final class MemoryFileCodec {
         StringBuilder out = new StringBuilder(256 + file.body().length());
         out.append(DELIMITER).append('\n');
         new YamlWriter(out).entries(fields, 0, false);
-        out.append(DELIMITER).append('\n').append(file.body()).append('\n');
+        out.append(DELIMITER).append('\n');
+        if (file.body().startsWith("\n")) {
+            out.append('\n'); // the blank line a reader drops (see withoutBlankLine)
+        }
+        out.append(file.body()).append('\n');
         try {
             ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder()
                     .onMalformedInput(CodingErrorAction.REPORT)

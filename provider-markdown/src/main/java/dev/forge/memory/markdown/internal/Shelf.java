@@ -62,6 +62,8 @@ final class Shelf {
     // The keys with a chain whose current version cannot be read (see unreadableHead); built when asked, dropped at
     // every relink.
     private Map<String, StoreProblem> heldBack;
+    // The readable files that name no key (seed 000 and 003), whose key is their chain's.
+    private final DerivedKeys keyless = new DerivedKeys();
     private final Map<String, StoreProblem> unreadable = new TreeMap<>();
     // An unreadable file is read again only when its size or modification time changes.
     private final Map<String, String> unreadableStamps = new HashMap<>();
@@ -286,7 +288,7 @@ final class Shelf {
                         continue;
                     }
                     if (known == null && unreadableStamps.containsKey(name)
-                            && stamp(path, attributes).equals(unreadableStamps.get(name))) {
+                            && FileReads.stamp(path, attributes).equals(unreadableStamps.get(name))) {
                         continue;
                     }
                     changed = true;
@@ -313,53 +315,24 @@ final class Shelf {
         return changed;
     }
 
-    /**
-     * What tells whether an unreadable file changed: its size and modification time, and its status change time where
-     * the file system has one, since a repair of permissions changes only that.
-     */
-    static String stamp(Path path, BasicFileAttributes attributes) {
-        String stamp = attributes.size() + "@" + attributes.lastModifiedTime();
-        try {
-            return stamp + "/" + Files.getAttribute(path, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return stamp;
-        }
-    }
-
-    /**
-     * The content of a file that was listed with {@code attributes}, if it is a regular file of at most
-     * {@code maxFileSize} bytes.
-     *
-     * @throws MemoryFileException saying why it is not read, if it is not such a file
-     */
-    static byte[] readWithin(Path path, BasicFileAttributes attributes, long maxFileSize)
-            throws IOException, MemoryFileException {
-        if (!attributes.isRegularFile()) {
-            throw new MemoryFileException("not a regular file (a link or a directory), so it is not read", null);
-        }
-        if (attributes.size() > maxFileSize) {
-            throw new MemoryFileException("larger than max_file_size (" + attributes.size() + " > " + maxFileSize
-                    + " bytes), so it is not read", null);
-        }
-        byte[] bytes = AtomicFiles.readAtMost(path, Math.toIntExact(maxFileSize + 1));
-        if (bytes.length > maxFileSize) {
-            throw new MemoryFileException("larger than max_file_size (" + maxFileSize + " bytes), so it is not read",
-                    null);
-        }
-        return bytes;
-    }
-
     private void read(Path path, BasicFileAttributes attributes, Set<String> touchedKeys) {
         String name = path.getFileName().toString();
         StoreProblem before = unreadable.get(name);
         String problem;
         try {
-            byte[] bytes = readWithin(path, attributes, maxFileSize);
+            byte[] bytes = FileReads.readWithin(path, attributes, maxFileSize);
             MemoryFile file = MemoryFileCodec.parse(bytes, name, attributes.lastModifiedTime().toInstant());
+            boolean derived = file.key().isEmpty();
+            if (derived) {
+                file = Entries.withKey(file, keyless.keyOf(file, byId));
+            }
             problem = check(file, name);
             if (problem == null) {
                 MemoryEntry entry = Entries.toEntry(file, scope);
                 put(new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file, entry), touchedKeys);
+                if (derived) {
+                    keyless.added(file.id());
+                }
                 return;
             }
         } catch (NoSuchFileException e) {
@@ -377,8 +350,29 @@ final class Shelf {
             LOG.debug("Memory file {} still cannot be read: {}", path, problem);
         }
         unreadable.put(name, new StoreProblem(path.toString(), problem));
-        unreadableStamps.put(name, stamp(path, attributes));
+        unreadableStamps.put(name, FileReads.stamp(path, attributes));
         heldBack = null;
+    }
+
+    /**
+     * Gives every file that names no key its chain's key again, after such files came or went: a file read before
+     * its predecessor, or a first version put back, changes the keys of the files after it.
+     */
+    private void rekey(Set<String> touchedKeys) {
+        for (Map.Entry<String, String> changed : keyless.changedKeys(byId).entrySet()) {
+            IndexedFile known = byId.get(changed.getKey());
+            MemoryFile file = Entries.withKey(known.file(), changed.getValue());
+            String problem = check(file, known.name());
+            if (problem != null) {
+                forget(known.name(), touchedKeys);
+                unreadable.put(known.name(), new StoreProblem(known.path().toString(), problem));
+                continue;
+            }
+            put(new IndexedFile(known.path(), known.size(), known.modified(), file,
+                    known.entry() == null ? null : Entries.toEntry(file, scope)), touchedKeys);
+            keyless.added(file.id());
+        }
+        keyless.settled();
     }
 
     /** Why a parsed file cannot be used, or null if it can. */
@@ -474,7 +468,7 @@ final class Shelf {
         try {
             MemoryFile file = MemoryFileCodec.parse(AtomicFiles.readAtMost(version.path(), Math.toIntExact(maxFileSize)),
                     version.name(), version.modified().toInstant());
-            return Entries.toEntry(file, scope);
+            return Entries.toEntry(file.key().isEmpty() ? Entries.withKey(file, version.file().key()) : file, scope);
         } catch (IOException | MemoryFileException | MemoryException | IllegalArgumentException e) {
             LOG.warn("Cannot read version {} of a memory from {}: {}", version.file().version(), version.path(),
                     e.getMessage());
@@ -509,6 +503,7 @@ final class Shelf {
 
     private void forget(String name, Set<String> touchedKeys) {
         superseded = null;
+        keyless.removed(idOf(name));
         if (unreadable.remove(name) != null) {
             heldBack = null;
         }
@@ -525,7 +520,9 @@ final class Shelf {
         }
     }
 
-    private void relink(Set<String> keys) {
+    private void relink(Set<String> touched) {
+        Set<String> keys = new HashSet<>(touched);
+        rekey(keys);
         aliases = null;
         superseded = null;
         heldBack = null;
@@ -586,7 +583,7 @@ final class Shelf {
         }
         List<IndexedFile> versions = new ArrayList<>(linked == null ? List.of() : linked.members());
         versions.add(document);
-        chains.put(key, Chain.of(key, versions));
+        chains.put(key, Chain.of(key, versions, keyless::contains));
     }
 
     /**
@@ -613,7 +610,7 @@ final class Shelf {
             pending.sort(java.util.Comparator.comparing(IndexedFile::name));
             unfinished.put(key, List.copyOf(pending));
         }
-        return counted.isEmpty() ? null : Chain.of(key, counted);
+        return counted.isEmpty() ? null : Chain.of(key, counted, keyless::contains);
     }
 
     /**

@@ -72,7 +72,7 @@ final class Shelves {
         for (Scope scope : scopes) {
             for (Chain chain : shelf(scope).chains()) {
                 if (chain.live()) {
-                    entries.add(chain.head().entry());
+                    entries.add(chain.headEntry());
                 }
             }
         }
@@ -81,7 +81,7 @@ final class Shelves {
 
     /** The head entry of {@code chain}, if there is one and it is not deleted. */
     static Optional<MemoryEntry> live(Chain chain) {
-        return chain != null && chain.live() ? Optional.of(chain.head().entry()) : Optional.empty();
+        return chain != null && chain.live() ? Optional.of(chain.headEntry()) : Optional.empty();
     }
 
     /** Notes that the index changed: a file was written, removed or scanned, a document changed. */

@@ -1,0 +1,51 @@
+package dev.forge.memory.markdown.internal;
+
+import dev.forge.memory.support.files.AtomicFiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/** Reading the files a directory listing found: what they hold, and what tells whether they changed. */
+final class FileReads {
+
+    private FileReads() {
+    }
+
+    /**
+     * What tells whether an unreadable file changed: its size and modification time, and its status change time where
+     * the file system has one, since a repair of permissions changes only that.
+     */
+    static String stamp(Path path, BasicFileAttributes attributes) {
+        String stamp = attributes.size() + "@" + attributes.lastModifiedTime();
+        try {
+            return stamp + "/" + Files.getAttribute(path, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return stamp;
+        }
+    }
+
+    /**
+     * The content of a file that was listed with {@code attributes}, if it is a regular file of at most
+     * {@code maxFileSize} bytes.
+     *
+     * @throws MemoryFileException saying why it is not read, if it is not such a file
+     */
+    static byte[] readWithin(Path path, BasicFileAttributes attributes, long maxFileSize)
+            throws IOException, MemoryFileException {
+        if (!attributes.isRegularFile()) {
+            throw new MemoryFileException("not a regular file (a link or a directory), so it is not read", null);
+        }
+        if (attributes.size() > maxFileSize) {
+            throw new MemoryFileException("larger than max_file_size (" + attributes.size() + " > " + maxFileSize
+                    + " bytes), so it is not read", null);
+        }
+        byte[] bytes = AtomicFiles.readAtMost(path, Math.toIntExact(maxFileSize + 1));
+        if (bytes.length > maxFileSize) {
+            throw new MemoryFileException("larger than max_file_size (" + maxFileSize + " bytes), so it is not read",
+                    null);
+        }
+        return bytes;
+    }
+}
