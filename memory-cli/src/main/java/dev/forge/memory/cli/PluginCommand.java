@@ -70,6 +70,21 @@ final class PluginCommand implements Callable<Integer> {
     /** What the three operations share: the document, its content, the scope, and how the result is printed. */
     abstract static class Write implements Callable<Integer> {
 
+        /** One of {@link PluginMemory}'s write operations. */
+        @FunctionalInterface
+        interface Operation {
+            WriteResult write(PluginMemory memory, LayeredKey key, String text);
+        }
+
+        private final Operation operation;
+        private final String done;
+
+        /** A write by {@code operation}, reported as {@code done} (past tense, e.g. {@code Created}). */
+        Write(Operation operation, String done) {
+            this.operation = operation;
+            this.done = done;
+        }
+
         @ParentCommand
         PluginCommand plugin;
 
@@ -86,12 +101,6 @@ final class PluginCommand implements Callable<Integer> {
                 description = "The scope the documents are kept in (default: project).")
         Scope scope;
 
-        /** The operation on {@code memory}. */
-        abstract WriteResult write(PluginMemory memory, LayeredKey key, String text);
-
-        /** The past tense for the summary line, e.g. {@code Created}. */
-        abstract String done();
-
         @Override
         public Integer call() {
             LayeredKey key = key(id);
@@ -100,7 +109,7 @@ final class PluginCommand implements Callable<Integer> {
             WriteResult result;
             try (MemoryProvider memory = cli.open()) {
                 String text = ValueInput.read(cli.stdin(), key.key(), content, valueFile, memory);
-                result = write(PluginMemory.builder(memory).scope(scope).build(), key, text);
+                result = operation.write(PluginMemory.builder(memory).scope(scope).build(), key, text);
             }
             String stamp = TimestampLine.parse(result.entry().value()).map(Object::toString).orElseThrow();
             if (cli.json) {
@@ -121,7 +130,7 @@ final class PluginCommand implements Callable<Integer> {
                         + ExitCodes.oneLine(action.reason()));
             }
             result.sizeWarning().ifPresent(w -> cli.out().println("WARNING " + ExitCodes.oneLine(w)));
-            cli.out().println(done() + " " + key.key() + " (" + scope.id() + ", version " + result.entry().version() + ", "
+            cli.out().println(done + " " + key.key() + " (" + scope.id() + ", version " + result.entry().version() + ", "
                     + result.lineCount() + " lines), Last Updated " + stamp + ".");
             cli.out().flush();
             return ExitCodes.OK;
@@ -134,14 +143,8 @@ final class PluginCommand implements Callable<Integer> {
                     + "(a timestamp line CONTENT starts with is replaced). Refused if the document exists (exit 4): use "
                     + "update or append."})
     static final class Create extends Write {
-        @Override
-        WriteResult write(PluginMemory memory, LayeredKey key, String text) {
-            return memory.create(key, text);
-        }
-
-        @Override
-        String done() {
-            return "Created";
+        Create() {
+            super(PluginMemory::create, "Created");
         }
     }
 
@@ -150,14 +153,8 @@ final class PluginCommand implements Callable<Integer> {
             description = {"Replace a document's content; its first line becomes today's timestamp. Tags and metadata "
                     + "stay. Refused if the document does not exist (exit 1): create it first."})
     static final class Update extends Write {
-        @Override
-        WriteResult write(PluginMemory memory, LayeredKey key, String text) {
-            return memory.update(key, text);
-        }
-
-        @Override
-        String done() {
-            return "Updated";
+        Update() {
+            super(PluginMemory::update, "Updated");
         }
     }
 
@@ -168,14 +165,8 @@ final class PluginCommand implements Callable<Integer> {
                     + "ones moved to review_history_archive); each action is printed. Refused if the document does not "
                     + "exist (exit 1): create it first."})
     static final class Append extends Write {
-        @Override
-        WriteResult write(PluginMemory memory, LayeredKey key, String text) {
-            return memory.append(key, text);
-        }
-
-        @Override
-        String done() {
-            return "Appended to";
+        Append() {
+            super(PluginMemory::append, "Appended to");
         }
     }
 }
