@@ -16,20 +16,12 @@ public enum Capability {
     TRANSACTIONS,
     /** Every version of a key is kept: {@link MemoryProvider#history()} is present. */
     HISTORY,
-    /**
-     * Deletions are recorded, not erased; implies {@link #HISTORY}. {@link MemoryProvider#delete} and
-     * {@link MemoryProvider#clear} append a tombstone version: the key's earlier versions stay in its history, and a
-     * key written again continues the numbering after the tombstone. {@link VersionHistory#purge} erases them.
-     */
+    /** Deletions are recorded as tombstone versions ({@link MemoryProvider#delete}), not erased; implies {@link #HISTORY}. */
     TOMBSTONES,
-    /**
-     * The provider keeps derived indexes (vectors, full-text) that can be rebuilt from the stored entries:
-     * {@link MemoryProvider#reindexing()} is present.
-     */
+    /** Derived indexes (vectors, full-text) can be rebuilt from the entries: {@link MemoryProvider#reindexing()} is present. */
     REINDEX,
-    /**
-     * Entries can be written back exactly as they were exported: versions, timestamps and (with {@link #HISTORY})
-     * earlier versions: {@link MemoryProvider#restoring()} is present. What lossless import and migration use.
-     */
-    RESTORE
+    /** Entries can be written back exactly as exported ({@link Restoring}): {@link MemoryProvider#restoring()} is present. */
+    RESTORE,
+    /** Indexes on entry fields ({@link FieldIndexing}): {@link MemoryProvider#fieldIndexing()} is present. */
+    FIELD_INDEX
 }

@@ -6,14 +6,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A long-term memory store. Every backend implements this; callers get one from a
- * {@link dev.forge.memory.spi.MemoryProviderFactory} found by name.
+ * A long-term memory store; callers get one from a {@link dev.forge.memory.spi.MemoryProviderFactory} found by name.
  *
  * <p>The contract, which the conformance suite checks for every provider:
  * <ul>
- *   <li>Keys follow {@link dev.forge.memory.Keys}: any string of 1 to 512 code points without control
- *       characters or unpaired surrogates, stored verbatim. Values, tags and metadata follow
- *       {@link dev.forge.memory.EntryRules} and {@link #limits()}.</li>
+ *   <li>Keys follow {@link Keys} (stored verbatim); values, tags and metadata {@link EntryRules} and {@link #limits()}.</li>
  *   <li>A provider is opened for one project and one session. PROJECT entries of other projects and SESSION
  *       entries of other sessions are invisible to it and untouched by it; GLOBAL entries are shared. A session
  *       belongs to its project: the same session id in two projects names two separate sessions.</li>
@@ -32,11 +29,7 @@ public interface MemoryProvider extends AutoCloseable {
     /** The provider's name, as its factory's {@code name()}; used in messages. */
     String name();
 
-    /**
-     * The entry stored under {@code key} in {@code scope}, if any.
-     *
-     * @throws InvalidKeyException if the key breaks the key rules
-     */
+    /** The entry stored under {@code key} in {@code scope}, if any; {@link InvalidKeyException} for a key breaking the rules. */
     Optional<MemoryEntry> get(String key, Scope scope);
 
     /**
@@ -68,8 +61,7 @@ public interface MemoryProvider extends AutoCloseable {
     /**
      * Ranked text search; see {@link SearchRequest}.
      *
-     * @throws UnsupportedCapabilityException if the mode's {@linkplain SearchMode#requiredCapability() capability}
-     *                                        is missing
+     * @throws UnsupportedCapabilityException if the mode's {@link SearchMode#requiredCapability()} is missing
      */
     List<Hit> search(SearchRequest request);
 
@@ -90,11 +82,7 @@ public interface MemoryProvider extends AutoCloseable {
      */
     int clear(Scope scope);
 
-    /**
-     * Ends this provider's session: removes its SESSION entries. The provider stays open.
-     *
-     * @return the number of entries removed
-     */
+    /** Ends this provider's session: removes its SESSION entries and returns how many. The provider stays open. */
     default int endSession() {
         return clear(Scope.SESSION);
     }
@@ -132,6 +120,11 @@ public interface MemoryProvider extends AutoCloseable {
         return Optional.empty();
     }
 
+    /** Indexes on entry fields, present exactly when {@link Capability#FIELD_INDEX} is listed. */
+    default Optional<FieldIndexing> fieldIndexing() {
+        return Optional.empty();
+    }
+
     /** The graph facet, or {@link UnsupportedCapabilityException} naming this provider. */
     default MemoryGraph requireGraph() {
         return graph().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.GRAPH));
@@ -157,13 +150,15 @@ public interface MemoryProvider extends AutoCloseable {
         return restoring().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.RESTORE));
     }
 
+    /** The field indexing facet, or {@link UnsupportedCapabilityException} naming this provider. */
+    default FieldIndexing requireFieldIndexing() {
+        return fieldIndexing().orElseThrow(() -> new UnsupportedCapabilityException(name(), Capability.FIELD_INDEX));
+    }
+
     /**
-     * Checks the stored data and lists what is wrong with it, for example files that cannot be read and are
-     * skipped, or broken version chains. Reading goes on around such problems; this is how a person finds them.
-     * The default finds nothing because it checks nothing: providers whose data a person or a crash can damage
-     * (files edited by hand, for instance) override it.
-     *
-     * @return the problems, in a stable order; empty when none were found
+     * What is wrong with the stored data (unreadable files that reads skip, broken version chains...), in a stable
+     * order; empty when nothing was found. The default checks nothing: providers whose data a person or a crash can
+     * damage override it.
      */
     default List<StoreProblem> doctor() {
         return List.of();

@@ -22,6 +22,7 @@ final class CapabilityClaim {
             Capability.HISTORY, "history_facet_is_present_exactly_when_history_is_reported",
             Capability.REINDEX, "reindexing_facet_is_present_exactly_when_reindex_is_reported",
             Capability.RESTORE, "restoring_facet_is_present_exactly_when_restore_is_reported",
+            Capability.FIELD_INDEX, "field_indexing_facet_is_present_exactly_when_field_index_is_reported",
             Capability.KEYWORD_SEARCH, "keyword_search_is_answered_exactly_when_keyword_search_is_reported",
             Capability.SEMANTIC_SEARCH, "semantic_search_is_answered_exactly_when_semantic_search_is_reported");
 
@@ -29,7 +30,7 @@ final class CapabilityClaim {
     }
 
     /**
-     * How the provider's claim of a facet capability (GRAPH, TRANSACTIONS, HISTORY, REINDEX, RESTORE) disagrees
+     * How the provider's claim of a facet capability (GRAPH, TRANSACTIONS, HISTORY, REINDEX, RESTORE, FIELD_INDEX) disagrees
      * with its facet accessor; empty when they agree or the capability has no facet. Reads accessors only.
      */
     static Optional<String> facetMismatch(MemoryProvider provider, Capability capability) {
@@ -39,6 +40,7 @@ final class CapabilityClaim {
             case HISTORY -> provider.history();
             case REINDEX -> provider.reindexing();
             case RESTORE -> provider.restoring();
+            case FIELD_INDEX -> provider.fieldIndexing();
             default -> null;
         };
         if (facet == null) {
@@ -103,6 +105,7 @@ final class CapabilityClaim {
             case TRANSACTIONS -> "transactions()";
             case HISTORY -> "history()";
             case REINDEX -> "reindexing()";
+            case FIELD_INDEX -> "fieldIndexing()";
             default -> "restoring()";
         };
     }

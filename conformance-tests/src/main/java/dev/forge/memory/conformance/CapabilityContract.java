@@ -43,6 +43,11 @@ public abstract class CapabilityContract extends ContractSupport {
     }
 
     @Test
+    void field_indexing_facet_is_present_exactly_when_field_index_is_reported() {
+        assertClaimHolds(Capability.FIELD_INDEX);
+    }
+
+    @Test
     void keyword_search_is_answered_exactly_when_keyword_search_is_reported() {
         assertClaimHolds(Capability.KEYWORD_SEARCH);
     }
@@ -85,7 +90,7 @@ public abstract class CapabilityContract extends ContractSupport {
         assertThat(provider.name()).isEqualTo(name);
         assertThat(provider.capabilities()).isEqualTo(capabilities);
         assertThat(provider.limits()).isEqualTo(limits);
-        assertThat(facetsPresent()).as("graph(), transactions(), history(), reindexing(), restoring() present after close")
+        assertThat(facetsPresent()).as("graph(), transactions(), history(), reindexing(), restoring(), fieldIndexing() present after close")
                 .isEqualTo(facets);
     }
 
@@ -159,6 +164,21 @@ public abstract class CapabilityContract extends ContractSupport {
         assertUnchanged(before);
     }
 
+    @Test
+    @RequiresCapability(Capability.FIELD_INDEX)
+    void require_field_indexing_returns_the_facet_when_present() {
+        assertThat(provider.requireFieldIndexing()).isSameAs(provider.fieldIndexing().orElseThrow());
+    }
+
+    @Test
+    @LacksCapability(Capability.FIELD_INDEX)
+    void missing_field_indexing_is_refused_naming_provider_and_capability_and_changes_nothing() {
+        List<MemoryEntry> before = seed();
+        assertRefused("requireFieldIndexing()", () -> provider.requireFieldIndexing().index("metadata.lang"),
+                Capability.FIELD_INDEX);
+        assertUnchanged(before);
+    }
+
     /**
      * Asserts that the provider does what it reports for {@code capability}: the one test that fails for a wrong
      * claim, while the tests that depend on the capability are skipped naming it.
@@ -172,7 +192,7 @@ public abstract class CapabilityContract extends ContractSupport {
 
     private List<Boolean> facetsPresent() {
         return List.of(provider.graph().isPresent(), provider.transactions().isPresent(), provider.history().isPresent(),
-                provider.reindexing().isPresent(), provider.restoring().isPresent());
+                provider.reindexing().isPresent(), provider.restoring().isPresent(), provider.fieldIndexing().isPresent());
     }
 
     private List<MemoryEntry> seed() {

@@ -189,6 +189,16 @@ public abstract class MemoryProviderConformance {
         }
     }
 
+    /** Field indexes where offered: indexing changes no query result, twice as once; bad field names refused. */
+    @Nested
+    @DisplayName("FieldIndex")
+    class FieldIndex extends FieldIndexContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
     /** Export, import and migration into a fresh store of the same provider: nothing lost, idempotent, all or nothing. */
     @Nested
     @DisplayName("Transfer")

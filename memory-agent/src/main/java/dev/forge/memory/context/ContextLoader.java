@@ -9,6 +9,10 @@ import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.consolidation.Consolidation;
+import dev.forge.memory.consolidation.ConsolidationReport;
+import dev.forge.memory.consolidation.Consolidator;
+import dev.forge.memory.consolidation.DeterministicConsolidator;
 import dev.forge.memory.context.internal.PageLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,7 +46,14 @@ import org.slf4j.LoggerFactory;
  * non-blank string, else the part of its key before the first {@code :} ({@code decision}, {@code learning}), else its
  * scope's name. Memories fill pages in order; the text of each page, as estimated, fits the budget; a memory too big
  * for a page of its own is cut to fit, ending in {@code [truncated: N of M characters shown]}, so paging always moves
- * on. Every selected memory is on exactly one page.
+ * on. Every selected memory is on exactly one page. A memory whose value is blank holds nothing for a prompt and is
+ * never selected, so a category whose memories are all blank gets no heading.
+ *
+ * <p><b>Consolidation at load time</b> (off by default; {@link Builder#consolidateOver}): before selecting, a
+ * {@link Consolidation} of the loader's scopes runs with that threshold and the builder's consolidator (default
+ * {@link DeterministicConsolidator}), so over the threshold duplicates are merged in the store, each kept memory
+ * recording the others in its {@code supersedes} metadata, and the pages show the result. A failed run changes
+ * nothing and the load goes on with the memories as they are; {@link ContextPages#consolidation()} says what happened.
  */
 public final class ContextLoader {
 
@@ -59,6 +70,7 @@ public final class ContextLoader {
     private final TokenEstimator estimator;
     private final Optional<String> query;
     private final int limit;
+    private final Optional<Consolidation> consolidation;
 
     private ContextLoader(Builder builder) {
         this.provider = Objects.requireNonNull(builder.provider, "provider: say which provider to read with provider(...)");
@@ -67,6 +79,8 @@ public final class ContextLoader {
         this.estimator = builder.estimator;
         this.query = builder.query;
         this.limit = builder.limit;
+        this.consolidation = builder.consolidation.map(c -> c.provider(provider).scopes(scopes.toArray(Scope[]::new))
+                .consolidator(builder.consolidator).estimator(estimator).build());
     }
 
     /** A builder: scopes SESSION, PROJECT and GLOBAL, budget {@value #DEFAULT_BUDGET}, the default estimator, no query. */
@@ -80,7 +94,11 @@ public final class ContextLoader {
      * @throws InvalidRequestException if the budget cannot hold a single memory's heading line (raise it)
      */
     public ContextPages load() {
-        return PageLayout.layout(select(), budget, estimator);
+        Optional<ConsolidationReport> report = consolidation.map(Consolidation::run);
+        report.filter(r -> !r.failures().isEmpty())
+                .ifPresent(r -> LOG.warn("Load-time consolidation changed nothing: {}", r.reason()));
+        ContextPages pages = PageLayout.layout(select(), budget, estimator);
+        return report.map(pages::withConsolidation).orElse(pages);
     }
 
     /**
@@ -94,8 +112,12 @@ public final class ContextLoader {
         return load().page(number);
     }
 
-    /** The selected memories in ranked order, before layout. */
+    /** The selected memories in ranked order, before layout; blank ones are left out. */
     public List<MemoryEntry> select() {
+        return ranked().stream().filter(entry -> !entry.value().isBlank()).toList();
+    }
+
+    private List<MemoryEntry> ranked() {
         if (query.isEmpty()) {
             return provider.query(Query.builder().scopes(scopes).order(Query.Order.UPDATED_DESC).limit(limit).build());
         }
@@ -162,8 +184,27 @@ public final class ContextLoader {
         private TokenEstimator estimator = TokenEstimator.DEFAULT;
         private Optional<String> query = Optional.empty();
         private int limit = SearchRequest.MAX_LIMIT;
+        private Optional<Consolidation.Builder> consolidation = Optional.empty();
+        private Consolidator consolidator = DeterministicConsolidator.create();
 
         private Builder() {
+        }
+
+        /**
+         * Consolidates the scopes before each load when their memories hold more than {@code tokens} estimated tokens
+         * (seed 002's default is {@value Consolidation#DEFAULT_THRESHOLD}); see the class comment. Off by default.
+         *
+         * @throws InvalidRequestException if negative
+         */
+        public Builder consolidateOver(int tokens) {
+            this.consolidation = Optional.of(Consolidation.builder().threshold(tokens));
+            return this;
+        }
+
+        /** The consolidator of load-time consolidation; default {@link DeterministicConsolidator#create()} (no network). */
+        public Builder consolidator(Consolidator consolidator) {
+            this.consolidator = Objects.requireNonNull(consolidator, "consolidator");
+            return this;
         }
 
         /** The provider to read (required). */

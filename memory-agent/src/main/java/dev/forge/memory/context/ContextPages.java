@@ -1,7 +1,9 @@
 package dev.forge.memory.context;
 
 import dev.forge.memory.InvalidRequestException;
+import dev.forge.memory.consolidation.ConsolidationReport;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -10,9 +12,11 @@ import java.util.Optional;
  *
  * @param pages    the pages, numbered from 1; one empty page when nothing was selected
  * @param budget   the budget every page fits, in estimated tokens
- * @param selected how many memories were selected (the number of entries over all pages)
+ * @param selected      how many memories were selected (the number of entries over all pages)
+ * @param consolidation what the load-time consolidation did before the selection, when the loader was asked for one
+ *                      ({@link ContextLoader.Builder#consolidateOver})
  */
-public record ContextPages(List<ContextPage> pages, int budget, int selected) {
+public record ContextPages(List<ContextPage> pages, int budget, int selected, Optional<ConsolidationReport> consolidation) {
 
     /** Copies the pages; there is always at least one. */
     public ContextPages {
@@ -20,6 +24,17 @@ public record ContextPages(List<ContextPage> pages, int budget, int selected) {
         if (pages.isEmpty()) {
             throw new IllegalArgumentException("at least one page");
         }
+        Objects.requireNonNull(consolidation, "consolidation");
+    }
+
+    /** Pages of a load without consolidation. */
+    public ContextPages(List<ContextPage> pages, int budget, int selected) {
+        this(pages, budget, selected, Optional.empty());
+    }
+
+    /** These pages, laid out after {@code report}'s consolidation. */
+    public ContextPages withConsolidation(ConsolidationReport report) {
+        return new ContextPages(pages, budget, selected, Optional.of(report));
     }
 
     /** The first page. */

@@ -103,7 +103,8 @@ final class ConsolidateCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private static void groups(ArrayNode array, List<ConsolidationReport.Group> groups) {
+    /** The groups as JSON objects {"scope", "kept", "removed", "note" (when skipped)} in {@code array}. */
+    static void groups(ArrayNode array, List<ConsolidationReport.Group> groups) {
         for (ConsolidationReport.Group group : groups) {
             ObjectNode node = array.addObject().put("scope", group.scope().id()).put("kept", group.kept());
             ArrayNode removed = node.putArray("removed");

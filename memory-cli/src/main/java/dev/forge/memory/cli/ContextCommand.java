@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
+import dev.forge.memory.consolidation.Consolidation;
 import dev.forge.memory.context.ContextEntry;
 import dev.forge.memory.context.ContextLoader;
 import dev.forge.memory.context.ContextPage;
@@ -20,9 +21,13 @@ import picocli.CommandLine.ParentCommand;
         description = {"Print the memories relevant to a session as a markdown prompt block that fits --budget estimated "
                 + "tokens (characters / 3.5): one heading per category (metadata 'category', else the key's prefix "
                 + "before ':', else the scope), newest first, or most relevant first with --query. What does not fit "
-                + "goes on the next page: the footer on stderr says how to get it.",
+                + "goes on the next page: the footer on stderr says how to get it. Memories with a blank value are left "
+                + "out, so a category whose memories are all blank gets no heading.",
+            "--consolidate first merges duplicate memories of the scopes in the store, as 'consolidate' does (no "
+                + "network), when they hold more than --threshold estimated tokens; stderr says what it did.",
             "With --json, {\"page\", \"pages\", \"tokens\", \"budget\", \"text\", \"entries\": [{\"scope\", \"key\", "
-                + "\"category\", \"truncated\"}]}."})
+                + "\"category\", \"truncated\"}]}, with --consolidate also \"consolidation\": {\"outcome\", \"reason\", "
+                + "\"merged\": [{\"scope\", \"kept\", \"removed\"}]}."})
 final class ContextCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -42,8 +47,19 @@ final class ContextCommand implements Callable<Integer> {
             description = "A scope to draw from; repeatable (default: session, project and global).")
     List<Scope> scopes = new ArrayList<>();
 
+    @Option(names = "--consolidate",
+            description = "Consolidate the scopes first when they hold more than --threshold tokens (default: off).")
+    boolean consolidate;
+
+    @Option(names = "--threshold", paramLabel = "N",
+            description = "The consolidation threshold in estimated tokens (default: " + Consolidation.DEFAULT_THRESHOLD + ").")
+    Integer threshold;
+
     @Override
     public Integer call() {
+        if (threshold != null && !consolidate) {
+            throw new UsageException("--threshold applies to load-time consolidation: add --consolidate, or leave it out.");
+        }
         ContextPages pages;
         try (MemoryProvider memory = cli.open()) {
             ContextLoader.Builder builder = ContextLoader.builder().provider(memory).budget(budget);
@@ -52,6 +68,9 @@ final class ContextCommand implements Callable<Integer> {
             }
             if (query != null) {
                 builder.query(query);
+            }
+            if (consolidate) {
+                builder.consolidateOver(threshold == null ? Consolidation.DEFAULT_THRESHOLD : threshold);
             }
             pages = builder.build().load();
         }
@@ -65,6 +84,9 @@ final class ContextCommand implements Callable<Integer> {
                 entries.addObject().put("scope", entry.entry().scope().id()).put("key", entry.entry().key())
                         .put("category", entry.category()).put("truncated", entry.truncated());
             }
+            pages.consolidation().ifPresent(report -> ConsolidateCommand.groups(out.putObject("consolidation")
+                    .put("outcome", report.outcome().name().toLowerCase(java.util.Locale.ROOT)).put("reason", report.reason())
+                    .putArray("merged"), report.merged()));
             cli.printJson(out);
             return ExitCodes.OK;
         }
@@ -73,6 +95,7 @@ final class ContextCommand implements Callable<Integer> {
             cli.out().println();
         }
         cli.out().flush();
+        pages.consolidation().ifPresent(report -> cli.err().println("Consolidation: " + ExitCodes.oneLine(report.reason())));
         if (shown.isEmpty()) {
             cli.err().println("No memories to show.");
         } else {

@@ -74,6 +74,7 @@ import picocli.CommandLine.Spec;
             MigrateCommand.class,
             StalenessCommand.class,
             PruneCommand.class,
+            PluginCommand.class,
             ConsolidateCommand.class,
             ContextCommand.class,
         },

@@ -8,7 +8,6 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.files.LimitedText;
 import java.nio.charset.CharacterCodingException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,11 +55,11 @@ final class SetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        checkValueGivenOnce();
+        ValueInput.checkGivenOnce(key, value, valueFile);
         Map<String, Object> metadata = metadata();
         try (MemoryProvider memory = cli.open()) {
             // Read after the provider is open: its value limit is where reading stops.
-            String text = readValue(memory.limits().maxValueBytes(), memory.name());
+            String text = ValueInput.read(cli.stdin(), key, value, valueFile, memory);
             MemoryEntry stored = memory.set(key, text, scope, tags, metadata);
             if (cli.json) {
                 cli.printJson(Json.entry(stored));
@@ -69,29 +68,6 @@ final class SetCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
-    }
-
-    /** Refuses a missing or doubly given value, and a missing value file, before the provider is opened. */
-    private void checkValueGivenOnce() {
-        if (value != null && valueFile != null) {
-            throw new UsageException("Give the value once: as VALUE, with --value-file F, or '-' for stdin; not both.");
-        }
-        if (value == null && valueFile == null) {
-            throw new UsageException("No value for '" + key + "': give VALUE, --value-file F, or '-' to read stdin.");
-        }
-        if (valueFile != null && !Files.exists(valueFile.toAbsolutePath())) {
-            throw new UsageException("The value file " + valueFile.toAbsolutePath() + " does not exist.");
-        }
-    }
-
-    private String readValue(long limit, String provider) {
-        if ("-".equals(value)) {
-            return ValueInput.read(cli.stdin(), key, limit, provider);
-        }
-        if (value != null) {
-            return value;
-        }
-        return ValueInput.read(valueFile.toAbsolutePath(), key, limit, provider);
     }
 
     /** Strict UTF-8: a value that is not valid text is refused rather than stored with replacement characters. */

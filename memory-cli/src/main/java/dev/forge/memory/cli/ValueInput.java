@@ -21,6 +21,38 @@ final class ValueInput {
     }
 
     /**
+     * Refuses a missing or doubly given value, and a missing value file, before the provider is opened.
+     *
+     * @throws UsageException naming what to give instead
+     */
+    static void checkGivenOnce(String key, String value, Path valueFile) {
+        if (value != null && valueFile != null) {
+            throw new UsageException("Give the value once: as VALUE, with --value-file F, or '-' for stdin; not both.");
+        }
+        if (value == null && valueFile == null) {
+            throw new UsageException("No value for '" + key + "': give VALUE, --value-file F, or '-' to read stdin.");
+        }
+        if (valueFile != null && !java.nio.file.Files.exists(valueFile.toAbsolutePath())) {
+            throw new UsageException("The value file " + valueFile.toAbsolutePath() + " does not exist.");
+        }
+    }
+
+    /**
+     * The value given as {@code value} (read from {@code stdin} when it is {@code -}) or in {@code valueFile}, read no
+     * further than the limit of {@code provider}: read after the provider is open, since its limit is where reading stops.
+     */
+    static String read(InputStream stdin, String key, String value, Path valueFile, dev.forge.memory.MemoryProvider provider) {
+        long limit = provider.limits().maxValueBytes();
+        if ("-".equals(value)) {
+            return read(stdin, key, limit, provider.name());
+        }
+        if (value != null) {
+            return value;
+        }
+        return read(valueFile.toAbsolutePath(), key, limit, provider.name());
+    }
+
+    /**
      * The value on stdin.
      *
      * @param provider the provider's name, for messages

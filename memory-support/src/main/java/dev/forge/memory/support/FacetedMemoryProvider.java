@@ -1,5 +1,6 @@
 package dev.forge.memory.support;
 
+import dev.forge.memory.FieldIndexing;
 import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Reindexing;
@@ -22,6 +23,7 @@ public abstract class FacetedMemoryProvider implements MemoryProvider {
     private volatile VersionHistory history;
     private volatile Restoring restoring;
     private volatile Reindexing reindexing;
+    private volatile FieldIndexing fieldIndexing;
 
     /** A provider with no facets until its constructor offers them. */
     protected FacetedMemoryProvider() {
@@ -52,6 +54,11 @@ public abstract class FacetedMemoryProvider implements MemoryProvider {
         this.reindexing = Objects.requireNonNull(reindexing, "reindexing");
     }
 
+    /** Offers field indexes. Call from the constructor. */
+    protected final void offerFieldIndexing(FieldIndexing fieldIndexing) {
+        this.fieldIndexing = Objects.requireNonNull(fieldIndexing, "fieldIndexing");
+    }
+
     @Override
     public final Optional<MemoryGraph> graph() {
         return Optional.ofNullable(graph);
@@ -75,5 +82,10 @@ public abstract class FacetedMemoryProvider implements MemoryProvider {
     @Override
     public final Optional<Reindexing> reindexing() {
         return Optional.ofNullable(reindexing);
+    }
+
+    @Override
+    public final Optional<FieldIndexing> fieldIndexing() {
+        return Optional.ofNullable(fieldIndexing);
     }
 }

@@ -2,7 +2,9 @@ package dev.forge.memory.support;
 
 import dev.forge.memory.Direction;
 import dev.forge.memory.EntryRef;
+import dev.forge.memory.FieldIndexing;
 import dev.forge.memory.GraphPath;
+import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.Relation;
@@ -69,6 +71,37 @@ public final class Facets {
     public interface PurgeScope {
         /** See {@link VersionHistory#purge(Scope)}. */
         int purge(Scope scope);
+    }
+
+    /** Creates the index on one top-level metadata field, named without the {@value #METADATA_PREFIX} prefix. */
+    @FunctionalInterface
+    public interface IndexMetadataField {
+        /** See {@link FieldIndexing#index}. */
+        void index(String name);
+    }
+
+    /** How {@link FieldIndexing#index} names a metadata field: {@code metadata.<name>}. */
+    public static final String METADATA_PREFIX = "metadata.";
+
+    /**
+     * A field indexing facet for a store that indexes keys and tags already: {@code key} and {@code tags} only check
+     * that the store is open, {@code metadata.<name>} calls {@code metadata} with {@code <name>}, and any other field
+     * is refused with {@link InvalidRequestException} naming the fields there are.
+     */
+    public static FieldIndexing fieldIndexing(Runnable checkOpen, IndexMetadataField metadata) {
+        Objects.requireNonNull(checkOpen, "checkOpen");
+        Objects.requireNonNull(metadata, "metadata");
+        return field -> {
+            Objects.requireNonNull(field, "field");
+            if (field.equals("key") || field.equals("tags")) {
+                checkOpen.run();
+            } else if (field.startsWith(METADATA_PREFIX) && field.length() > METADATA_PREFIX.length()) {
+                metadata.index(field.substring(METADATA_PREFIX.length()));
+            } else {
+                throw new InvalidRequestException("Cannot index the field '" + field + "': index 'key', 'tags' or a "
+                        + "metadata field as '" + METADATA_PREFIX + "<name>' (for example '" + METADATA_PREFIX + "lang').");
+            }
+        };
     }
 
     /** A graph facet whose every call is one of the given methods. */

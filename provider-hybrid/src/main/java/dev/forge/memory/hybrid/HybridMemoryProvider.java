@@ -2,6 +2,7 @@ package dev.forge.memory.hybrid;
 
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.Capability;
+import dev.forge.memory.FieldIndexing;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.Hit;
@@ -66,8 +67,8 @@ import org.slf4j.LoggerFactory;
  *       behind in a child.</li>
  * </ul>
  *
- * <p>Capabilities are computed from the children (transactions, history, tombstones and {@link Capability#RESTORE}
- * as the storage's), and size limits are the strictest of all children's.
+ * <p>Capabilities are computed from the children (transactions, history, tombstones, {@link Capability#RESTORE} and
+ * {@link Capability#FIELD_INDEX} as the storage's), and size limits are the strictest of all children's.
  *
  * <p>Routing, the outbox, several processes and settings: docs/providers/hybrid.md.
  */
@@ -93,6 +94,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
     private final Optional<VersionHistory> history;
     private final Optional<Reindexing> reindexing;
     private final Optional<Restoring> restoring;
+    private final Optional<FieldIndexing> fieldIndexing;
 
     private HybridMemoryProvider(ProviderContext context, HybridConfig config, MemoryProvider storage,
             Secondary.Opening search, Secondary.Opening relationships, EntryCache cache, Outbox outbox) {
@@ -116,6 +118,11 @@ public final class HybridMemoryProvider implements MemoryProvider {
         this.reindexing = capabilities.contains(Capability.REINDEX) ? Optional.of(new ChildReindex(router))
                 : Optional.empty();
         this.restoring = capabilities.contains(Capability.RESTORE) ? Optional.of(this::restore) : Optional.empty();
+        // Queries are answered by the storage, so its indexes are the ones that matter; the cache holds no query results.
+        this.fieldIndexing = capabilities.contains(Capability.FIELD_INDEX) ? Optional.of(field -> {
+            state.checkOpen();
+            storage.requireFieldIndexing().index(field);
+        }) : Optional.empty();
     }
 
     private Secondary secondary(Outbox.Child role, Map<String, Object> settings, Secondary.Opening opening,
@@ -230,7 +237,7 @@ public final class HybridMemoryProvider implements MemoryProvider {
             found.add(Capability.GRAPH);
         }
         for (Capability kept : List.of(Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES,
-                Capability.RESTORE)) {
+                Capability.RESTORE, Capability.FIELD_INDEX)) {
             if (own.contains(kept)) {
                 found.add(kept);
             }
@@ -412,6 +419,12 @@ public final class HybridMemoryProvider implements MemoryProvider {
     @Override
     public Optional<Reindexing> reindexing() {
         return reindexing;
+    }
+
+    /** Present when the storage has field indexes: forwards to them. */
+    @Override
+    public Optional<FieldIndexing> fieldIndexing() {
+        return fieldIndexing;
     }
 
     /** Present when the storage can restore; see {@link #restore}. */

@@ -41,7 +41,8 @@ import java.util.Set;
  * write survives depends on {@code synchronous}. A write on a full disk fails with
  * {@link dev.forge.memory.StorageException} and changes nothing, while reads go on working.
  *
- * <p>{@link #index(String)} adds an index for equality on one metadata field; {@link #searchWithSnippets} adds a
+ * <p>{@link #fieldIndexing()} adds an index for equality on one metadata field (an expression index on
+ * {@code json_extract(metadata, '$."field"')}); keys and tags are indexed already. {@link #searchWithSnippets} adds a
  * snippet to each keyword hit.
  *
  * <p>Schema, durability per setting, search scores and settings: docs/providers/sqlite.md.
@@ -52,7 +53,7 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
     public static final String NAME = "sqlite";
 
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.GRAPH,
-            Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
+            Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE, Capability.FIELD_INDEX));
 
     private final SqliteStore store;
     private final SqliteConfig config;
@@ -72,6 +73,7 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         // A restore replaces the key's live row, versions and tombstones in one SQLite transaction (see the class comment).
         offerRestoring(this::restore);
+        offerFieldIndexing(Facets.fieldIndexing(store::checkOpen, maintenance::index));
     }
 
     /**
@@ -161,18 +163,6 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
     @Override
     public Set<Capability> capabilities() {
         return CAPABILITIES;
-    }
-
-    /**
-     * Creates, if missing, an index that serves equality filters on the top-level metadata field {@code field}
-     * (an expression index on {@code json_extract(metadata, '$."field"')}, after the namespace columns). Queries and
-     * searches with such a filter then look up the matching entries instead of reading every entry of the scope.
-     *
-     * @throws dev.forge.memory.InvalidRequestException for an empty field name or one with {@code "}, {@code \} or control
-     *                                                  characters, which no JSON path of SQLite can name
-     */
-    public void index(String field) {
-        maintenance.index(field);
     }
 
     /**

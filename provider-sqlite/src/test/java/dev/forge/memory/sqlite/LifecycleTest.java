@@ -109,8 +109,8 @@ class LifecycleTest {
             provider.set("b", "v", Scope.PROJECT, List.of(), Map.of("it's", "y", "flag", 1, "n", 2.0));
             provider.set("c", "v", Scope.PROJECT, List.of(), Map.of("it's", List.of("x"), "n", "2"));
             for (String field : List.of("it's", "flag", "n", "owner.team", "日本")) {
-                provider.index(field);
-                provider.index(field); // idempotent
+                provider.requireFieldIndexing().index("metadata." + field);
+                provider.requireFieldIndexing().index("metadata." + field); // idempotent
             }
             assertThat(keys(provider, Query.builder().metadata("it's", "x").build())).containsExactly("a");
             assertThat(keys(provider, Query.builder().metadata("flag", true).build())).containsExactly("a");
@@ -118,7 +118,7 @@ class LifecycleTest {
             assertThat(keys(provider, Query.builder().metadata("n", 2).build())).containsExactly("a", "b");
             assertThat(keys(provider, Query.builder().metadata("n", "2").limit(5).build())).containsExactly("c");
             for (String bad : List.of("", "say \"hi\"", "back\\slash", "tab\there")) {
-                assertThatThrownBy(() -> provider.index(bad)).isInstanceOf(InvalidRequestException.class);
+                assertThatThrownBy(() -> provider.requireFieldIndexing().index("metadata." + bad)).isInstanceOf(InvalidRequestException.class);
             }
         }
     }

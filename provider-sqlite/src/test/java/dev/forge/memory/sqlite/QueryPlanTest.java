@@ -46,7 +46,7 @@ class QueryPlanTest {
             provider.set("note:" + i, "text " + i, Scope.PROJECT, List.of("t" + i % 5), Map.of("lang", i % 2 == 0 ? "java" : "go"));
         }
         provider.requireGraph().relate(EntryRef.of("note:1", Scope.PROJECT), EntryRef.of("note:2", Scope.PROJECT), "LINKS");
-        provider.index("lang");
+        provider.requireFieldIndexing().index("metadata.lang");
         connection = Stores.jdbc(provider.databaseFile());
     }
 
