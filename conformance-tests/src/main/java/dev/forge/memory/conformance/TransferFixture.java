@@ -66,6 +66,10 @@ public final class TransferFixture {
         provider.set("retired", "A rule we followed once, amended.", Scope.PROJECT, List.of("rule"), Map.of("owner", "bo"));
         clock.advance(Duration.ofMinutes(1));
         provider.delete("retired", Scope.PROJECT);
+        if (provider.capabilities().contains(Capability.TOMBSTONES)) {
+            assertThat(provider.requireHistory().deletedKeys(Scope.PROJECT)).as("deleted keys of '%s'", provider.name())
+                    .contains("retired").doesNotContain("recreated", "empty value");
+        }
         provider.set("session:task", "Refactoring the importer.", Scope.SESSION, List.of("wip"), Map.of("step", 1));
         clock.advance(Duration.ofMillis(1234));
         provider.set("session:task", "Refactoring the importer, step two.", Scope.SESSION, List.of("wip"), Map.of("step", 2));
