@@ -59,7 +59,7 @@ public abstract class TransferContract extends ContractSupport {
     void export_import_export_gives_the_same_document_by_json_json_lines_and_migration() throws IOException {
         TransferFixture.fill(provider, clock);
         JsonNode before = TransferFixture.export(provider);
-        int keys = before.get("scopes").findValues("key").size();
+        int keys = TransferFixture.liveEntries(before);
         for (TransferFormat format : TransferFormat.values()) {
             Path file = write("export." + format.id(), TransferFixture.exportBytes(provider, format));
             MemoryProvider target = freshStore();
@@ -76,6 +76,31 @@ public abstract class TransferContract extends ContractSupport {
         TransferFixture.assertTransferred(before, TransferFixture.export(migrated), migrated, migration);
         assertThat(TransferFixture.comparable(TransferFixture.export(provider), provider)).as("the source is unchanged")
                 .isEqualTo(TransferFixture.comparable(before, provider));
+    }
+
+    @Test
+    @RequiresCapability(Capability.TOMBSTONES)
+    void a_deleted_keys_versions_are_exported_and_come_back_deleted() throws IOException {
+        TransferFixture.fill(provider, clock);
+        JsonNode retired = null;
+        for (JsonNode entry : TransferFixture.export(provider).path("scopes").path("project")) {
+            retired = entry.path("key").asText().equals("retired") ? entry : retired;
+        }
+        assertThat(retired).as("the deleted key 'retired' in the export").isNotNull();
+        assertThat(retired.path("deleted").asBoolean()).isTrue();
+        assertThat(retired.path("value").asText()).isEqualTo("A rule we followed once, amended.");
+        assertThat(retired.path("history")).hasSize(1);
+        Path file = write("export.json", TransferFixture.exportBytes(provider, TransferFormat.JSON));
+        MemoryProvider target = freshStore();
+
+        ImportResult result = Importer.builder().build().importFile(file, target);
+
+        assertThat(result.deletedKeysKept()).isEqualTo(1);
+        assertThat(result.lossless()).isTrue();
+        assertThat(target.get("retired", Scope.PROJECT)).isEmpty();
+        assertThat(target.requireHistory().versions("retired", Scope.PROJECT)).extracting(MemoryEntry::value)
+                .containsExactly("A rule we followed once.", "A rule we followed once, amended.");
+        assertThat(target.set("retired", "back again", Scope.PROJECT).version()).isEqualTo(versionAfterDelete(2));
     }
 
     @Test
@@ -172,7 +197,9 @@ public abstract class TransferContract extends ContractSupport {
         assertThat(result.invalidCount()).isEqualTo(2);
         assertThat(result.invalid()).extracting(p -> p.location()).containsExactly("line 3", "line 6");
         assertThat(result.invalid().get(1).message()).contains("truncated");
-        assertThat(result.entries()).isEqualTo(lines.length - 1 - 2 - TransferFixture.export(provider).get("relations").size());
+        JsonNode exported = TransferFixture.export(provider);
+        int deleted = exported.get("scopes").findValues("key").size() - TransferFixture.liveEntries(exported);
+        assertThat(result.entries()).isEqualTo(lines.length - 1 - 2 - exported.get("relations").size() - deleted);
     }
 
     @Test

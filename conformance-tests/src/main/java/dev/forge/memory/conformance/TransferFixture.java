@@ -38,7 +38,8 @@ public final class TransferFixture {
 
     /**
      * Writes the fixture through {@code provider}'s public API, moving {@code clock} between writes: entries in all three
-     * scopes, overwritten keys (history), a deleted and rewritten key, tags, nested metadata of every JSON type,
+     * scopes, overwritten keys (history), a deleted and rewritten key, a deleted key with two versions (exported with
+     * them where the provider keeps {@link Capability#TOMBSTONES}), tags, nested metadata of every JSON type,
      * awkward keys and values, and (with a graph) relations within and across scopes.
      */
     public static void fill(MemoryProvider provider, TestClock clock) {
@@ -60,6 +61,15 @@ public final class TransferFixture {
         provider.delete("recreated", Scope.PROJECT);
         clock.advance(Duration.ofMinutes(1));
         provider.set("recreated", "second life", Scope.PROJECT, List.of("new"), Map.of("life", 2));
+        provider.set("retired", "A rule we followed once.", Scope.PROJECT, List.of("rule"), Map.of("owner", "ana"));
+        clock.advance(Duration.ofMinutes(1));
+        provider.set("retired", "A rule we followed once, amended.", Scope.PROJECT, List.of("rule"), Map.of("owner", "bo"));
+        clock.advance(Duration.ofMinutes(1));
+        provider.delete("retired", Scope.PROJECT);
+        if (provider.capabilities().contains(Capability.TOMBSTONES)) {
+            assertThat(provider.requireHistory().deletedKeys(Scope.PROJECT)).as("deleted keys of '%s'", provider.name())
+                    .contains("retired").doesNotContain("recreated", "empty value");
+        }
         provider.set("session:task", "Refactoring the importer.", Scope.SESSION, List.of("wip"), Map.of("step", 1));
         clock.advance(Duration.ofMillis(1234));
         provider.set("session:task", "Refactoring the importer, step two.", Scope.SESSION, List.of("wip"), Map.of("step", 2));
@@ -112,7 +122,8 @@ public final class TransferFixture {
      * Asserts that {@code after} (the target's export) is {@code before} (the source's) without {@code exported_at} and
      * relation times, and without exactly what {@code target} cannot hold: earlier versions without
      * {@link Capability#HISTORY}, relations without {@link Capability#GRAPH}, versions and timestamps without
-     * {@link Capability#RESTORE}; and that {@code result} counts those losses.
+     * {@link Capability#RESTORE}, deleted keys' versions without {@link Capability#TOMBSTONES} (and history and
+     * restore); and that {@code result} counts those losses.
      */
     public static void assertTransferred(JsonNode before, JsonNode after, MemoryProvider target, ImportResult result) {
         JsonNode expected = comparable(before, target);
@@ -120,8 +131,13 @@ public final class TransferFixture {
         assertThat(actual.toPrettyString()).as("export of '%s' after the import", target.name()).isEqualTo(expected.toPrettyString());
         long history = 0;
         long entries = 0;
+        long deleted = 0;
         for (JsonNode list : before.get("scopes")) {
             for (JsonNode entry : list) {
+                if (entry.path("deleted").asBoolean()) {
+                    deleted++;
+                    continue;
+                }
                 entries++;
                 history += entry.get("history").size();
             }
@@ -134,8 +150,26 @@ public final class TransferFixture {
         assertThat(result.relationsDropped()).as("relations reported dropped")
                 .isEqualTo(target.capabilities().contains(Capability.GRAPH) ? 0 : relations);
         assertThat(result.timestampsNotKept()).as("entries reported without their timestamps").isEqualTo(restores ? 0 : entries);
+        assertThat(result.deletedKeysDropped()).as("deleted keys reported not kept").isEqualTo(keepsDeletions(target) ? 0 : deleted);
+        assertThat(result.deletedKeysKept()).as("deleted keys reported kept").isEqualTo(keepsDeletions(target) ? deleted : 0);
         assertThat(result.invalidCount()).isZero();
         assertThat(result.lossless()).isEqualTo(result.losses().isEmpty());
+    }
+
+    /** Whether {@code target} holds a deleted key's versions as the source did. */
+    private static boolean keepsDeletions(MemoryProvider target) {
+        return target.capabilities().containsAll(List.of(Capability.TOMBSTONES, Capability.HISTORY, Capability.RESTORE));
+    }
+
+    /** How many entries of {@code document} are live keys (not the versions of a deleted key). */
+    public static int liveEntries(JsonNode document) {
+        int live = 0;
+        for (JsonNode list : document.get("scopes")) {
+            for (JsonNode entry : list) {
+                live += entry.path("deleted").asBoolean() ? 0 : 1;
+            }
+        }
+        return live;
     }
 
     /** {@code document} without what may differ after a transfer into {@code target}. */
@@ -145,7 +179,16 @@ public final class TransferFixture {
         boolean hasHistory = target.capabilities().contains(Capability.HISTORY);
         boolean restores = target.capabilities().contains(Capability.RESTORE);
         for (Iterator<JsonNode> lists = copy.get("scopes").elements(); lists.hasNext(); ) {
-            for (JsonNode entry : lists.next()) {
+            JsonNode list = lists.next();
+            if (!keepsDeletions(target)) {
+                ArrayNode array = (ArrayNode) list;
+                for (int i = array.size() - 1; i >= 0; i--) {
+                    if (array.get(i).path("deleted").asBoolean()) {
+                        array.remove(i);
+                    }
+                }
+            }
+            for (JsonNode entry : list) {
                 ObjectNode fields = (ObjectNode) entry;
                 if (!hasHistory || !restores) {
                     fields.putArray("history");

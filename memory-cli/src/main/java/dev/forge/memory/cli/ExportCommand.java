@@ -96,6 +96,7 @@ final class ExportCommand implements Callable<Integer> {
             }
             document.put("history_versions", result.historyVersions());
             document.put("relations", result.relations());
+            document.put("deleted_keys", result.deletedKeys());
             document.put("seconds", Math.round(result.took().toMillis()) / 1000.0);
             if (toStdout) {
                 cli.err().println(Json.pretty(document));
@@ -105,10 +106,11 @@ final class ExportCommand implements Callable<Integer> {
             }
             return;
         }
-        cli.err().println(String.format(Locale.ROOT, "Exported %d %s, %d earlier %s, %d %s from '%s' to %s.",
+        cli.err().println(String.format(Locale.ROOT, "Exported %d %s, %d earlier %s, %d %s%s from '%s' to %s.",
                 result.totalEntries(), result.totalEntries() == 1 ? "entry" : "entries",
                 result.historyVersions(), result.historyVersions() == 1 ? "version" : "versions",
-                result.relations(), result.relations() == 1 ? "relation" : "relations", provider,
+                result.relations(), result.relations() == 1 ? "relation" : "relations",
+                result.deletedKeys() == 0 ? "" : ", the versions of " + result.deletedKeys() + " deleted key(s)", provider,
                 toStdout ? "stdout" : where));
         cli.err().flush();
     }

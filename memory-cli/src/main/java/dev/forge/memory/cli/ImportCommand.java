@@ -14,17 +14,18 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code import}: reads an export into the configured provider. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-        description = {"Read a forge-memory export (docs/export-format.md) into the configured provider, keeping "
+        description = {"Read a forge-memory export (docs/export-format.md), or seed 004's export file, into the configured provider, keeping "
                 + "versions, timestamps, earlier versions and relations wherever the provider can hold them; what it "
                 + "cannot hold is counted and reported ('Not kept: ...'), never dropped silently.",
             "The input is read through once and checked before anything is written: a truncated file, a wrong "
                     + "format or version, a duplicate key, an invalid key or scope stops the import with the line (and "
                     + "JSON path) of each problem, and nothing is imported (exit 7), unless --skip-invalid is given: then "
                     + "the valid records are imported and each skipped one is reported.",
-            "Importing the same file again changes nothing. Entries move into this project and this session.",
+            "Importing the same file again changes nothing. Entries move into this project and this session. Fields the "
+                    + "input leaves out (created_at, updated_at, version, tags, metadata) get defaults, counted in the summary.",
             "Prints a summary; with --json {\"from\", \"provider\", \"created\", \"overwritten\", \"unchanged\", \"skipped\", "
                     + "\"history_versions\", \"history_versions_dropped\", \"timestamps_not_kept\", \"relations\", "
-                    + "\"relations_dropped\", \"invalid_skipped\", \"invalid\": [{\"location\", \"message\"}], \"losses\", "
+                    + "\"relations_dropped\", \"deleted_keys\", \"deleted_keys_dropped\", \"defaulted\": {FIELD: N}, \"invalid_skipped\", \"invalid\": [{\"location\", \"message\"}], \"losses\", "
                     + "\"lossless\", \"seconds\"}."})
 final class ImportCommand implements Callable<Integer> {
 
@@ -38,8 +39,8 @@ final class ImportCommand implements Callable<Integer> {
             description = "A key the provider already holds: overwrite it (default), skip it, or take the newer by updated_at.")
     String onConflict;
 
-    @Option(names = "--format", paramLabel = "json|jsonl", description = "The input's format. Default: from the file "
-            + "name (.jsonl, .ndjson are JSON Lines), else json; stdin is json unless given.")
+    @Option(names = "--format", paramLabel = "json|jsonl", description = "The input's format. Default: told from the "
+            + "content (a JSON document, or JSON Lines).")
     String format;
 
     @Option(names = "--skip-invalid", description = "Import the valid records and report each invalid one, instead of importing nothing.")
@@ -53,12 +54,16 @@ final class ImportCommand implements Callable<Integer> {
         ConflictPolicy policy = ConflictPolicy.parse(onConflict);
         boolean stdin = "-".equals(file);
         Path path = stdin ? null : Path.of(file).toAbsolutePath().normalize();
-        TransferFormat chosen = format != null ? TransferFormat.parse(format) : stdin ? TransferFormat.JSON : TransferFormat.of(path);
         ImportResult result;
         try (MemoryProvider memory = cli.open();
              TransferProgressBar progress = new TransferProgressBar(cli.err(), !noProgress)) {
             Importer importer = Importer.builder().conflictPolicy(policy).skipInvalid(skipInvalid).progress(progress).build();
-            result = stdin ? importer.importStream(cli.stdin(), chosen, memory) : importer.importFile(path, chosen, memory);
+            if (format == null) {
+                result = stdin ? importer.importStream(cli.stdin(), memory) : importer.importFile(path, memory);
+            } else {
+                TransferFormat chosen = TransferFormat.parse(format);
+                result = stdin ? importer.importStream(cli.stdin(), chosen, memory) : importer.importFile(path, chosen, memory);
+            }
         }
         TransferSummary.print(cli, "Imported", stdin ? "stdin" : path.toString(), result);
         return ExitCodes.OK;

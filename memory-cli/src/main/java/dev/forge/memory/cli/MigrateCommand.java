@@ -43,6 +43,10 @@ final class MigrateCommand implements Callable<Integer> {
             description = "A key the target already holds: overwrite it (default), skip it, or take the newer by updated_at.")
     String onConflict;
 
+    @Option(names = "--skip-invalid", description = "Copy the valid entries and report each one the target cannot take "
+            + "(as import --skip-invalid does), instead of copying nothing.")
+    boolean skipInvalid;
+
     @Option(names = "--no-progress", description = "Draw no progress bar.")
     boolean noProgress;
 
@@ -65,7 +69,7 @@ final class MigrateCommand implements Callable<Integer> {
         try (MemoryProvider in = source.open(); MemoryProvider out = target.open();
              TransferProgressBar progress = new TransferProgressBar(cli.err(), !noProgress)) {
             sourceName = "'" + in.name() + "'";
-            result = Importer.builder().conflictPolicy(policy).progress(progress).build()
+            result = Importer.builder().conflictPolicy(policy).skipInvalid(skipInvalid).progress(progress).build()
                     .migrate(in, scopes.isEmpty() ? EnumSet.allOf(Scope.class) : EnumSet.copyOf(scopes), out);
         }
         TransferSummary.print(cli, "Migrated", sourceName, result);

@@ -27,6 +27,10 @@ final class TransferSummary {
             document.put("timestamps_not_kept", result.timestampsNotKept());
             document.put("relations", result.relationsWritten());
             document.put("relations_dropped", result.relationsDropped());
+            document.put("deleted_keys", result.deletedKeysKept());
+            document.put("deleted_keys_dropped", result.deletedKeysDropped());
+            ObjectNode defaulted = document.putObject("defaulted");
+            result.defaulted().forEach(defaulted::put);
             document.put("invalid_skipped", result.invalidCount());
             ArrayNode invalid = document.putArray("invalid");
             for (TransferProblem problem : result.invalid()) {
@@ -45,6 +49,14 @@ final class TransferSummary {
                 result.unchanged(), result.skipped(), result.historyVersionsWritten(),
                 result.historyVersionsWritten() == 1 ? "version" : "versions", result.relationsWritten(),
                 result.relationsWritten() == 1 ? "relation" : "relations", result.took().toMillis() / 1000.0));
+        if (result.deletedKeysKept() > 0) {
+            cli.println("Kept the histories of " + result.deletedKeysKept() + " deleted key(s), deleted again.");
+        }
+        if (!result.defaulted().isEmpty()) {
+            StringBuilder line = new StringBuilder("Defaulted (not in the input): ");
+            result.defaulted().forEach((field, count) -> line.append(field).append(" in ").append(count).append(" version(s), "));
+            cli.println(line.substring(0, line.length() - 2) + ".");
+        }
         for (TransferProblem problem : result.invalid()) {
             cli.println("Skipped " + problem);
         }

@@ -125,6 +125,35 @@ class TransferCommandsTest {
     }
 
     @Test
+    void hand_edited_chains_name_their_key_and_line_and_stop_nothing_but_themselves_with_skip_invalid() throws IOException {
+        String version = "{\"value\": \"%s\", \"created_at\": \"2026-01-01T00:00:00Z\", \"updated_at\": \"%s\", \"version\": %d}";
+        String entry = "{\"key\": \"%s\", \"value\": \"current\", \"created_at\": \"2026-01-01T00:00:00Z\", "
+                + "\"updated_at\": \"%s\", \"version\": %d, \"history\": [%s]}";
+        Path file = Files.writeString(root.resolve("hand-edited.json"), String.join("\n",
+                "{\"format\": \"forge-memory\", \"version\": \"1.0\", \"scopes\": {\"project\": [",
+                String.format(entry, "fine", "2026-01-03T00:00:00Z", 2, String.format(version, "old", "2026-01-02T00:00:00Z", 1)) + ",",
+                String.format(entry, "twice-one", "2026-01-03T00:00:00Z", 1, String.format(version, "old", "2026-01-02T00:00:00Z", 1)) + ",",
+                String.format(entry, "back-in-time", "2026-01-02T00:00:00Z", 2, String.format(version, "old", "2026-01-05T00:00:00Z", 1)),
+                "]}}"), StandardCharsets.UTF_8);
+        CliHarness target = new CliHarness(Files.createDirectories(root.resolve("target")));
+
+        CliHarness.Result refused = target.fails(ExitCodes.INVALID_INPUT, "import", file.toString(), "--no-progress");
+
+        assertThat(refused.err()).contains("2 invalid record(s)").contains("line 3").contains("'twice-one'")
+                .contains("Nothing was imported").contains("--skip-invalid");
+        assertThat(target.ok("query", "*", "--json").json().path("entries")).isEmpty();
+
+        JsonNode skipped = target.ok("import", file.toString(), "--skip-invalid", "--json", "--no-progress").json();
+
+        assertThat(skipped.path("created").asInt()).isEqualTo(1);
+        assertThat(skipped.path("invalid")).extracting(p -> p.path("message").asText())
+                .anySatisfy(m -> assertThat(m).contains("'twice-one'").contains("increase"))
+                .anySatisfy(m -> assertThat(m).contains("'back-in-time'").contains("back in time"));
+        assertThat(skipped.path("lossless").asBoolean()).isFalse();
+        assertThat(target.ok("get", "fine").out()).isEqualTo("current\n");
+    }
+
+    @Test
     void a_file_that_is_not_an_export_exits_7() throws IOException {
         Path file = Files.writeString(root.resolve("other.json"), "{\"entities\": []}", StandardCharsets.UTF_8);
         assertThat(cli.fails(ExitCodes.INVALID_INPUT, "import", file.toString()).err()).contains("unknown field 'entities'");

@@ -276,6 +276,12 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
             Namespace namespace = namespace(scope);
             return write(() -> store.purge(namespace));
         }
+
+        @Override
+        public List<String> deletedKeys(Scope scope) {
+            Namespace namespace = namespace(scope);
+            return read(() -> store.deletedKeys(namespace));
+        }
     }
 
     private final class Graph implements MemoryGraph {

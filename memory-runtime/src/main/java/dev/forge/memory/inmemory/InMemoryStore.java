@@ -85,6 +85,16 @@ public final class InMemoryStore {
         return chain == null ? List.of() : List.copyOf(chain);
     }
 
+    /** The keys of the namespace whose last change was a deletion and whose versions are kept, in key order. */
+    List<String> deletedKeys(Namespace namespace) {
+        TreeMap<String, List<MemoryEntry>> space = versions.get(namespace);
+        if (space == null) {
+            return List.of();
+        }
+        return space.entrySet().stream().filter(e -> !e.getValue().isEmpty() && tombstoned.containsKey(new NodeId(namespace, e.getKey())))
+                .map(Map.Entry::getKey).toList();
+    }
+
     Iterable<MemoryEntry> currentEntries(Namespace namespace) {
         TreeMap<String, List<MemoryEntry>> space = versions.get(namespace);
         if (space == null) {

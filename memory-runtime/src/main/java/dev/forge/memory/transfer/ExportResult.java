@@ -11,9 +11,10 @@ import java.util.Objects;
  * @param entries         entries written, per scope (every scope present, zero where none)
  * @param historyVersions earlier versions written inside the entries
  * @param relations       relations written
+ * @param deletedKeys     deleted keys written with their versions (not in {@code entries})
  * @param took            how long it took
  */
-public record ExportResult(Map<Scope, Long> entries, long historyVersions, long relations, Duration took) {
+public record ExportResult(Map<Scope, Long> entries, long historyVersions, long relations, long deletedKeys, Duration took) {
 
     /** Copies the map. */
     public ExportResult {

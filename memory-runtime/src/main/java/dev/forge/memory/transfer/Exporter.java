@@ -23,7 +23,9 @@ import java.util.Set;
 /**
  * Writes what a provider holds in the portable format, by streaming: entries are read a page at a time, so a store
  * of any size exports in bounded memory. Each entry carries its earlier versions where the provider keeps
- * {@linkplain dev.forge.memory.Capability#HISTORY history}; relations follow where it has a
+ * {@linkplain dev.forge.memory.Capability#HISTORY history}, and deleted keys come with their versions
+ * ({@code "deleted": true}) where it keeps {@linkplain dev.forge.memory.Capability#TOMBSTONES tombstones}; relations
+ * follow where it has a
  * {@linkplain dev.forge.memory.Capability#GRAPH graph}. The output is deterministic for a given store (key order
  * within each scope), apart from {@code exported_at}.
  *
@@ -134,7 +136,11 @@ public final class Exporter {
                     public void entry(long ordinal, String location, Records.Entry entry) {
                         MemoryEntry current = entry.current();
                         write(() -> writer.entry(entry));
-                        entries.merge(current.scope(), 1L, Long::sum);
+                        if (entry.deleted()) {
+                            counts[2]++;
+                        } else {
+                            entries.merge(current.scope(), 1L, Long::sum);
+                        }
                         counts[0] += entry.history().size();
                         tick(ordinal);
                     }
@@ -164,7 +170,7 @@ public final class Exporter {
         }
         long done = entries.values().stream().mapToLong(Long::longValue).sum() + counts[1];
         progress.update("export", done, done);
-        return new ExportResult(entries, counts[0], counts[1], Duration.ofNanos(System.nanoTime() - started));
+        return new ExportResult(entries, counts[0], counts[1], counts[2], Duration.ofNanos(System.nanoTime() - started));
     }
 
     private void tick(long ordinal) {

@@ -3,6 +3,7 @@ package dev.forge.memory.transfer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,6 +19,12 @@ import java.util.Objects;
  * @param timestampsNotKept       entries stored with the target's own version and timestamps: it cannot restore
  * @param relationsWritten        relations made (or already there)
  * @param relationsDropped        relations not stored: the target has no graph
+ * @param deletedKeysKept         deleted keys whose versions the target now keeps as deleted (restored, or already so)
+ * @param deletedKeysDropped      deleted keys whose versions were not stored: the target keeps no tombstones or cannot
+ *                                restore
+ * @param defaulted               per field ({@code created_at}, {@code updated_at}, {@code version}, {@code tags},
+ *                                {@code metadata}), how many versions lacked it in the input and got a default; empty
+ *                                for forge-memory's own exports
  * @param invalid                 records skipped as invalid (with {@code skipInvalid}), each with where and why; at
  *                                most {@link TransferProblem#MAX_LISTED}
  * @param invalidCount            how many records were skipped as invalid in all
@@ -25,13 +32,14 @@ import java.util.Objects;
  */
 public record ImportResult(String target, long created, long overwritten, long unchanged, long skipped,
                            long historyVersionsWritten, long historyVersionsDropped, long timestampsNotKept,
-                           long relationsWritten, long relationsDropped, List<TransferProblem> invalid,
-                           long invalidCount, Duration took) {
+                           long relationsWritten, long relationsDropped, long deletedKeysKept, long deletedKeysDropped,
+                           Map<String, Long> defaulted, List<TransferProblem> invalid, long invalidCount, Duration took) {
 
-    /** Copies the list. */
+    /** Copies the list and the map (kept in field order). */
     public ImportResult {
         Objects.requireNonNull(target, "target");
         invalid = List.copyOf(invalid);
+        defaulted = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(defaulted));
         Objects.requireNonNull(took, "took");
     }
 
@@ -42,7 +50,8 @@ public record ImportResult(String target, long created, long overwritten, long u
 
     /** Whether the target holds everything that was read (apart from what the conflict policy kept as it was). */
     public boolean lossless() {
-        return historyVersionsDropped == 0 && timestampsNotKept == 0 && relationsDropped == 0 && invalidCount == 0;
+        return historyVersionsDropped == 0 && timestampsNotKept == 0 && relationsDropped == 0 && deletedKeysDropped == 0
+                && invalidCount == 0;
     }
 
     /**
@@ -60,6 +69,10 @@ public record ImportResult(String target, long created, long overwritten, long u
         }
         if (relationsDropped > 0) {
             losses.add(relationsDropped + " relation(s) (provider '" + target + "' has no graph)");
+        }
+        if (deletedKeysDropped > 0) {
+            losses.add("the histories of " + deletedKeysDropped + " deleted key(s) (provider '" + target
+                    + "' keeps no deletions or cannot restore)");
         }
         if (invalidCount > 0) {
             losses.add(invalidCount + " invalid record(s), skipped");

@@ -21,6 +21,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,6 +51,11 @@ import java.util.Set;
  * (with {@link dev.forge.memory.Capability#HISTORY}) their earlier versions; otherwise they are written with
  * {@code set} and counted in {@link ImportResult#timestampsNotKept()}. Relations are made where the target has a
  * graph and counted as dropped where it has none. An existing key is handled by the {@link ConflictPolicy}.
+ *
+ * <p>A deleted key's history (exported from a provider with {@link dev.forge.memory.Capability#TOMBSTONES}) is
+ * restored and deleted again where the target keeps tombstones and can restore, and counted in
+ * {@link ImportResult#deletedKeysDropped()} elsewhere. Fields a file leaves out (seed 004's export has no
+ * {@code created_at} or {@code version}) are filled in and counted in {@link ImportResult#defaulted()}.
  */
 public final class Importer {
 
@@ -57,8 +63,10 @@ public final class Importer {
     private final boolean skipInvalid;
     private final TransferProgress progress;
     private final int pageSize;
+    private final Clock clock;
 
     private Importer(Builder builder) {
+        this.clock = builder.clock;
         this.policy = builder.policy;
         this.skipInvalid = builder.skipInvalid;
         this.progress = builder.progress;
@@ -70,14 +78,22 @@ public final class Importer {
         return new Builder();
     }
 
-    /** Imports {@code file}, whose format its name implies ({@link TransferFormat#of(Path)}), into {@code target}. */
+    /**
+     * Imports {@code file} into {@code target}, its format told from its content: a JSON document (forge-memory's, or
+     * seed 004's export) or JSON Lines.
+     */
     public ImportResult importFile(Path file, MemoryProvider target) {
-        return importFile(file, TransferFormat.of(file), target);
+        return importFile(file, FileRecords.detect(file), target);
     }
 
     /** Imports {@code file} in {@code format} into {@code target}. */
     public ImportResult importFile(Path file, TransferFormat format, MemoryProvider target) {
-        return run(new FileRecords(file, format), target);
+        return run(new FileRecords(file, format, file.toString(), clock.instant()), target);
+    }
+
+    /** Imports a stream (standard input, say), its format told from its content; see {@link #importFile(Path, MemoryProvider)}. */
+    public ImportResult importStream(InputStream in, MemoryProvider target) {
+        return importStream(in, Optional.empty(), target);
     }
 
     /**
@@ -85,11 +101,15 @@ public final class Importer {
      * reads its input twice. The stream is read to its end and not closed.
      */
     public ImportResult importStream(InputStream in, TransferFormat format, MemoryProvider target) {
+        return importStream(in, Optional.of(format), target);
+    }
+
+    private ImportResult importStream(InputStream in, Optional<TransferFormat> format, MemoryProvider target) {
         Path spool = null;
         try {
-            spool = Files.createTempFile("forge-memory-import", format == TransferFormat.JSONL ? ".jsonl" : ".json");
+            spool = Files.createTempFile("forge-memory-import", ".spool");
             Files.copy(in, spool, StandardCopyOption.REPLACE_EXISTING);
-            return run(new FileRecords(spool, format, "the input stream"), target);
+            return run(new FileRecords(spool, format.orElse(FileRecords.detect(spool)), "the input stream", clock.instant()), target);
         } catch (IOException e) {
             throw new StorageException("Cannot buffer the import stream in a temporary file: " + e.getMessage(), e);
         } finally {
@@ -138,7 +158,8 @@ public final class Importer {
         progress.update("import", check.records, check.records);
         return new ImportResult(target.name(), write.created, write.overwritten, write.unchanged, write.skipped,
                 write.historyWritten, write.historyDropped, write.notRestored, write.relationsWritten,
-                write.relationsDropped, check.listed(), check.problemCount, Duration.ofNanos(System.nanoTime() - started));
+                write.relationsDropped, write.deletedKept, write.deletedDropped, write.defaulted, check.listed(),
+                check.problemCount, Duration.ofNanos(System.nanoTime() - started));
     }
 
     /** The first pass: checks every record, remembering fingerprints instead of keys. */
@@ -262,6 +283,10 @@ public final class Importer {
         private final Optional<Restoring> restoring;
         private final Optional<VersionHistory> history;
         private final Optional<MemoryGraph> graph;
+        private final boolean tombstones;
+        final Map<String, Long> defaulted = new java.util.TreeMap<>();
+        long deletedKept;
+        long deletedDropped;
         long created;
         long overwritten;
         long unchanged;
@@ -282,6 +307,7 @@ public final class Importer {
             this.restoring = target.restoring();
             this.history = target.history();
             this.graph = target.graph();
+            this.tombstones = target.capabilities().contains(dev.forge.memory.Capability.TOMBSTONES);
         }
 
         @Override
@@ -293,11 +319,16 @@ public final class Importer {
             if (skip.get(Math.toIntExact(ordinal))) {
                 return;
             }
+            entry.defaulted().forEach(field -> defaulted.merge(field, 1L, Long::sum));
             MemoryEntry current = entry.current();
             Optional<MemoryEntry> existing = target.get(current.key(), current.scope());
             if (existing.isPresent() && (policy == ConflictPolicy.SKIP
                     || policy == ConflictPolicy.NEWER && !current.updatedAt().isAfter(existing.get().updatedAt()))) {
                 skipped++;
+                return;
+            }
+            if (entry.deleted()) {
+                writeDeleted(entry, existing);
                 return;
             }
             if (restoring.isPresent()) {
@@ -328,6 +359,22 @@ public final class Importer {
             } else {
                 created++;
             }
+        }
+
+        /** A deleted key: its versions restored, then deleted again, so that the target keeps them as the source did. */
+        private void writeDeleted(Records.Entry entry, Optional<MemoryEntry> existing) {
+            MemoryEntry last = entry.current();
+            if (!tombstones || restoring.isEmpty() || history.isEmpty()) {
+                deletedDropped++;
+                return;
+            }
+            if (existing.isEmpty() && history.get().versions(last.key(), last.scope()).equals(entry.chain())) {
+                deletedKept++;
+                return;
+            }
+            restoring.get().restore(entry.chain());
+            target.delete(last.key(), last.scope());
+            deletedKept++;
         }
 
         @Override
@@ -368,8 +415,15 @@ public final class Importer {
         private boolean skipInvalid;
         private TransferProgress progress = TransferProgress.NONE;
         private int pageSize = 2000;
+        private Clock clock = Clock.systemUTC();
 
         private Builder() {
+        }
+
+        /** The clock whose time a version gets when its file gives none (and no file-wide {@code timestamp}). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
         }
 
         /** What to do with keys the target already holds. */

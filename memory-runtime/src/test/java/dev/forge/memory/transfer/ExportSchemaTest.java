@@ -47,6 +47,8 @@ class ExportSchemaTest {
         provider.set("g", "global note", Scope.GLOBAL);
         provider.delete("s", Scope.SESSION);
         provider.set("s", "session note again", Scope.SESSION);
+        provider.set("gone", "deleted, its versions kept", Scope.PROJECT);
+        provider.delete("gone", Scope.PROJECT);
         provider.requireGraph().relate(new EntryRef("a", Scope.PROJECT), new EntryRef("g", Scope.GLOBAL), "USES");
         provider.requireGraph().relate(new EntryRef("a", Scope.PROJECT), new EntryRef("a", Scope.PROJECT), "SELF");
     }

@@ -104,6 +104,13 @@ public final class Facets {
         };
     }
 
+    /** {@link VersionHistory#deletedKeys(Scope)}. */
+    @FunctionalInterface
+    public interface DeletedKeys {
+        /** See {@link VersionHistory#deletedKeys(Scope)}. */
+        List<String> deletedKeys(Scope scope);
+    }
+
     /** A graph facet whose every call is one of the given methods. */
     public static MemoryGraph graph(Relate relate, Unrelate unrelate, Relations relations, Traverse traverse) {
         Objects.requireNonNull(relate, "relate");
@@ -133,8 +140,14 @@ public final class Facets {
         };
     }
 
-    /** A history facet whose every call is one of the given methods. */
+    /** A history facet whose every call is one of the given methods; it lists no deleted keys (no tombstones). */
     public static VersionHistory history(Versions versions, PurgeKey purgeKey, PurgeScope purgeScope) {
+        return history(versions, purgeKey, purgeScope, scope -> List.of());
+    }
+
+    /** A history facet whose every call is one of the given methods, for a provider that keeps tombstones. */
+    public static VersionHistory history(Versions versions, PurgeKey purgeKey, PurgeScope purgeScope, DeletedKeys deletedKeys) {
+        Objects.requireNonNull(deletedKeys, "deletedKeys");
         Objects.requireNonNull(versions, "versions");
         Objects.requireNonNull(purgeKey, "purgeKey");
         Objects.requireNonNull(purgeScope, "purgeScope");
@@ -152,6 +165,11 @@ public final class Facets {
             @Override
             public int purge(Scope scope) {
                 return purgeScope.purge(scope);
+            }
+
+            @Override
+            public List<String> deletedKeys(Scope scope) {
+                return deletedKeys.deletedKeys(scope);
             }
         };
     }

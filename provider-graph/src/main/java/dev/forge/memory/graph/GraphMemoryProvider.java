@@ -75,7 +75,7 @@ public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
         GraphRelations relations = new GraphRelations(store);
         offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
         GraphHistory history = new GraphHistory(store);
-        offerHistory(Facets.history(history::versions, history::purge, history::purge));
+        offerHistory(Facets.history(history::versions, history::purge, history::purge, history::deletedKeys));
         GraphTransactions backend = new GraphTransactions(store, context.clock());
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         /*

@@ -60,7 +60,7 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
         super(store);
         this.store = store;
         offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
-        offerHistory(Facets.history(store::versions, store::purge, store::purge));
+        offerHistory(Facets.history(store::versions, store::purge, store::purge, store::deletedKeys));
         /*
          * A restore writes the versions given as new files beside the key's old ones and switches to them by writing
          * the new head last, so that a crash leaves the key either as it was or as restored (see the class comment);

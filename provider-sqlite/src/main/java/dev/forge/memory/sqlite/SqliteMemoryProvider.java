@@ -68,7 +68,7 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
         this.maintenance = new SqliteMaintenance(store);
         SqliteGraph relations = new SqliteGraph(store);
         offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
-        offerHistory(Facets.history(store::versions, store::purge, store::purge));
+        offerHistory(Facets.history(store::versions, store::purge, store::purge, store::deletedKeys));
         SqliteTransactions backend = new SqliteTransactions(store, clock);
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         // A restore replaces the key's live row, versions and tombstones in one SQLite transaction (see the class comment).

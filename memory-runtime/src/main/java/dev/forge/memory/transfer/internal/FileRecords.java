@@ -25,12 +25,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The records of an export file, read by streaming: JSON Lines line by line, a JSON document token by token with one
- * record at a time as a tree. Locations name the line (and for JSON the path) of each record.
+ * record at a time as a tree. Locations name the line (and for JSON the path) of each record. A JSON document without
+ * {@code format} is read as seed 004's export ({@code version}, {@code timestamp}, {@code scopes}); see
+ * {@link Records.Reading}.
  */
 public final class FileRecords implements RecordSource {
 
@@ -43,17 +46,40 @@ public final class FileRecords implements RecordSource {
     private final Path file;
     private final TransferFormat format;
     private final String name;
+    private final Instant now;
 
-    /** Reads {@code file} in {@code format}. */
-    public FileRecords(Path file, TransferFormat format) {
-        this(file, format, file.toString());
-    }
-
-    /** Reads {@code file} in {@code format}, naming it {@code name} in messages (a spooled stream, say). */
-    public FileRecords(Path file, TransferFormat format, String name) {
+    /**
+     * Reads {@code file} in {@code format}, naming it {@code name} in messages (a spooled stream, say); {@code now} is
+     * the time of versions whose file gives none.
+     */
+    public FileRecords(Path file, TransferFormat format, String name, Instant now) {
         this.file = file;
         this.format = format;
         this.name = name;
+        this.now = now;
+    }
+
+    /**
+     * The shape of {@code file} from its content: JSON Lines if a second JSON value follows the first, or the first is
+     * a header without {@code scopes}; else one JSON document. A file too broken to tell is taken by its name
+     * ({@link TransferFormat#of(Path)}), so that reading it reports what is broken.
+     */
+    public static TransferFormat detect(Path file) {
+        try (JsonParser parser = STRICT.createParser(Files.newInputStream(file))) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return TransferFormat.of(file);
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                if (parser.getCurrentName().equals("scopes")) {
+                    return TransferFormat.JSON;
+                }
+                parser.nextToken();
+                parser.skipChildren();
+            }
+            return parser.nextToken() != null ? TransferFormat.JSONL : TransferFormat.of(file);
+        } catch (IOException | RuntimeException e) {
+            return TransferFormat.of(file);
+        }
     }
 
     @Override
@@ -125,7 +151,7 @@ public final class FileRecords implements RecordSource {
             String kindText = kind == null ? null : kind.asText();
             try {
                 if ("entry".equals(kindText)) {
-                    Records.Entry entry = Records.decodeEntry(node, Optional.empty());
+                    Records.Entry entry = Records.decodeEntry(node, Optional.empty(), new Records.Reading(false, now));
                     visitor.entry(ordinal++, location, entry);
                 } else if ("relation".equals(kindText)) {
                     Records.Relation relation = Records.decodeRelation(node);
@@ -148,6 +174,7 @@ public final class FileRecords implements RecordSource {
         long ordinal = 0;
         String formatName = null;
         String version = null;
+        Instant timestamp = null;
         boolean scopes = false;
         try (JsonParser parser = STRICT.createParser(reader)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -169,8 +196,21 @@ public final class FileRecords implements RecordSource {
                             checkVersion(version, at(parser) + " ($.version)");
                         }
                     }
+                    case "timestamp" -> {
+                        if (formatName != null) {
+                            throw fatal(at(parser) + " ($.timestamp)", "unknown field 'timestamp' in a forge-memory export; "
+                                    + "its header has exported_at", null);
+                        }
+                        try {
+                            timestamp = Records.epochSeconds(parser.readValueAsTree(), "timestamp");
+                        } catch (Records.RecordException e) {
+                            throw fatal(at(parser) + " ($.timestamp)", e.getMessage(), null);
+                        }
+                    }
                     case "scopes" -> {
                         scopes = true;
+                        // Seed 004's export has no 'format' and puts version and timestamp first, as its code writes them.
+                        Records.Reading reading = new Records.Reading(formatName == null, timestamp != null ? timestamp : now);
                         expect(parser, value, JsonToken.START_OBJECT, "$.scopes", "an object with an array per scope");
                         while (parser.nextToken() == JsonToken.FIELD_NAME) {
                             String name = parser.getCurrentName();
@@ -185,7 +225,7 @@ public final class FileRecords implements RecordSource {
                                 String location = at(parser) + " (" + path + "[" + index++ + "])";
                                 JsonNode node = readTree(parser, location);
                                 try {
-                                    visitor.entry(ordinal, location, Records.decodeEntry(node, Optional.of(scope)));
+                                    visitor.entry(ordinal, location, Records.decodeEntry(node, Optional.of(scope), reading));
                                 } catch (Records.RecordException e) {
                                     visitor.invalid(ordinal, location, e.getMessage());
                                 }
@@ -222,9 +262,10 @@ public final class FileRecords implements RecordSource {
         } catch (JsonProcessingException e) {
             throw fatal(line(e.getLocation()), "not valid JSON: " + e.getOriginalMessage(), e);
         }
-        if (formatName == null || version == null) {
-            throw fatal("$", "the header field '" + (formatName == null ? "format" : "version")
-                    + "' is missing; a forge-memory export has \"format\": \"forge-memory\" and \"version\": \"1.0\"", null);
+        if (version == null || formatName == null && !scopes) {
+            throw fatal("$", "the header field '" + (version == null ? "version" : "format")
+                    + "' is missing; a forge-memory export has \"format\": \"forge-memory\" and \"version\": \"1.0\""
+                    + " (seed 004's export: \"version\": \"1.0\", \"timestamp\" and \"scopes\")", null);
         }
         if (!scopes) {
             throw fatal("$", "the field 'scopes' is missing; an export lists its entries under \"scopes\" (it may be {})", null);

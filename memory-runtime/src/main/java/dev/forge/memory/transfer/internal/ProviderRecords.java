@@ -17,7 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * The records of a live provider, read page by page so that a store of any size streams: the entries of each scope
- * in key order with their earlier versions, then the outgoing relations of each entry whose other end is exported too.
+ * in key order with their earlier versions, then (where the provider keeps {@link Capability#TOMBSTONES}) the deleted
+ * keys of the scope with their versions, then the outgoing relations of each entry whose other end is exported too.
  * A store changed while it is read may be exported part before and part after the change (pages are not a snapshot).
  */
 public final class ProviderRecords implements RecordSource {
@@ -57,6 +58,16 @@ public final class ProviderRecords implements RecordSource {
                 }
                 visitor.entry(ordinal[0]++, location(entry), new Records.Entry(entry, earlier));
             });
+            if (history.isPresent() && provider.capabilities().contains(Capability.TOMBSTONES)) {
+                for (String key : history.get().deletedKeys(scope)) {
+                    List<MemoryEntry> versions = history.get().versions(key, scope);
+                    if (!versions.isEmpty()) {
+                        MemoryEntry last = versions.get(versions.size() - 1);
+                        visitor.entry(ordinal[0]++, location(last),
+                                new Records.Entry(last, versions.subList(0, versions.size() - 1), true, List.of()));
+                    }
+                }
+            }
         }
         Optional<MemoryGraph> graph = provider.capabilities().contains(Capability.GRAPH) ? provider.graph() : Optional.empty();
         if (graph.isEmpty()) {

@@ -37,6 +37,8 @@ public final class Records {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     private static final Set<String> ENTRY_FIELDS = Set.of("kind", "key", "value", "scope", "tags", "metadata",
+            "created_at", "updated_at", "version", "history", "deleted");
+    private static final Set<String> SEED_ENTRY_FIELDS = Set.of("key", "value", "scope", "timestamp", "tags", "metadata",
             "created_at", "updated_at", "version", "history");
     private static final Set<String> VERSION_FIELDS = Set.of("key", "value", "scope", "tags", "metadata",
             "created_at", "updated_at", "version");
@@ -45,11 +47,23 @@ public final class Records {
     private Records() {
     }
 
-    /** An entry of the format: the current version and the earlier ones, oldest first. */
-    public record Entry(MemoryEntry current, List<MemoryEntry> history) {
-        /** Copies the history. */
+    /**
+     * An entry of the format: the current version and the earlier ones, oldest first.
+     *
+     * @param deleted   whether the key is deleted and {@code current} is its last version before the deletion (a
+     *                  provider with {@link dev.forge.memory.Capability#TOMBSTONES} keeps such histories)
+     * @param defaulted the fields the input left out and the reader filled in, once per version
+     */
+    public record Entry(MemoryEntry current, List<MemoryEntry> history, boolean deleted, List<String> defaulted) {
+        /** Copies the lists. */
         public Entry {
             history = List.copyOf(history);
+            defaulted = List.copyOf(defaulted);
+        }
+
+        /** A live entry read from a provider: nothing defaulted. */
+        public Entry(MemoryEntry current, List<MemoryEntry> history) {
+            this(current, history, false, List.of());
         }
 
         /** The whole chain, oldest first, current last. */
@@ -63,6 +77,16 @@ public final class Records {
 
     /** A relation of the format; {@code createdAt} is informative (an import makes the relation anew). */
     public record Relation(EntryRef from, String type, EntryRef to, Optional<Instant> createdAt) {
+    }
+
+    /**
+     * How a file's records are read.
+     *
+     * @param seed004 whether the file is seed 004's export ({@code "timestamp"} in epoch seconds, scopes also written as
+     *                Python's {@code Scope.PROJECT}) rather than forge-memory's own format
+     * @param time    the time given to a version whose file says none: the file's {@code timestamp}, else the import's
+     */
+    public record Reading(boolean seed004, Instant time) {
     }
 
     /** A record that cannot be decoded; the message names the field. */
@@ -116,6 +140,9 @@ public final class Records {
             out.writeStringField("kind", "entry");
         }
         writeEntryFields(out, entry.current(), entry.history(), true);
+        if (entry.deleted()) {
+            out.writeBooleanField("deleted", true);
+        }
         out.writeEndObject();
     }
 
@@ -143,9 +170,9 @@ public final class Records {
      *
      * @param implied the scope of the array it sits in (JSON documents), or empty (JSON Lines)
      */
-    public static Entry decodeEntry(JsonNode node, Optional<Scope> implied) throws RecordException {
+    public static Entry decodeEntry(JsonNode node, Optional<Scope> implied, Reading reading) throws RecordException {
         ObjectNode object = object(node, "an entry");
-        checkFields(object, ENTRY_FIELDS, "an entry");
+        checkFields(object, reading.seed004() ? SEED_ENTRY_FIELDS : ENTRY_FIELDS, "an entry");
         if (object.has("kind") && !"entry".equals(object.get("kind").asText())) {
             throw new RecordException("field 'kind' is " + object.get("kind") + " in the list of entries");
         }
@@ -155,8 +182,8 @@ public final class Records {
         } catch (MemoryException e) {
             throw new RecordException(e.getMessage());
         }
-        Scope scope = scope(object, "scope", implied);
-        MemoryEntry current = version(object, key, scope, "");
+        Scope scope = scope(object, "scope", implied, reading);
+        List<String> defaulted = new ArrayList<>();
         List<MemoryEntry> history = new ArrayList<>();
         JsonNode versions = object.get("history");
         if (versions != null && !versions.isNull()) {
@@ -171,13 +198,18 @@ public final class Records {
                 if (earlier.has("key") && !key.equals(earlier.get("key").asText())) {
                     throw new RecordException("field '" + where + "key' differs from the entry's key");
                 }
-                if (earlier.has("scope") && scope(earlier, "scope", Optional.empty()) != scope) {
+                if (earlier.has("scope") && scope(earlier, "scope", Optional.empty(), reading) != scope) {
                     throw new RecordException("field '" + where + "scope' differs from the entry's scope");
                 }
-                history.add(version(earlier, key, scope, where));
+                history.add(version(earlier, key, scope, where, reading, previous(history), defaulted));
             }
         }
-        return new Entry(current, history);
+        MemoryEntry current = version(object, key, scope, "", reading, previous(history), defaulted);
+        JsonNode deleted = object.get("deleted");
+        if (deleted != null && !deleted.isBoolean()) {
+            throw new RecordException("field 'deleted' must be true or false");
+        }
+        return new Entry(current, history, deleted != null && deleted.booleanValue(), defaulted);
     }
 
     /** Decodes a relation object. */
@@ -190,8 +222,8 @@ public final class Records {
         String from = text(object, "from");
         String to = text(object, "to");
         String type = text(object, "type");
-        Scope fromScope = scope(object, "scope", Optional.empty());
-        Scope toScope = object.has("to_scope") ? scope(object, "to_scope", Optional.empty()) : fromScope;
+        Scope fromScope = scope(object, "scope", Optional.empty(), FORGE);
+        Scope toScope = object.has("to_scope") ? scope(object, "to_scope", Optional.empty(), FORGE) : fromScope;
         try {
             Keys.validate(from);
             Keys.validate(to);
@@ -203,11 +235,25 @@ public final class Records {
         return new Relation(new EntryRef(from, fromScope), type, new EntryRef(to, toScope), createdAt);
     }
 
-    private static MemoryEntry version(ObjectNode object, String key, Scope scope, String where) throws RecordException {
+    private static final Reading FORGE = new Reading(false, Instant.EPOCH);
+
+    private static long previous(List<MemoryEntry> history) {
+        return history.isEmpty() ? 0 : history.get(history.size() - 1).version();
+    }
+
+    /**
+     * Decodes one version. Left-out fields are filled in and named in {@code defaulted}: tags and metadata empty, the
+     * version one after the previous one (1 for the first), a missing time the other time of the version, else the
+     * version's seed {@code timestamp}, else {@link Reading#time()}.
+     */
+    private static MemoryEntry version(ObjectNode object, String key, Scope scope, String where, Reading reading,
+                                       long previous, List<String> defaulted) throws RecordException {
         String value = text(object, where, "value");
         List<String> tags = new ArrayList<>();
         JsonNode tagNode = object.get("tags");
-        if (tagNode != null && !tagNode.isNull()) {
+        if (tagNode == null || tagNode.isNull()) {
+            defaulted.add("tags");
+        } else {
             if (!tagNode.isArray()) {
                 throw new RecordException("field '" + where + "tags' must be an array of strings");
             }
@@ -223,7 +269,9 @@ public final class Records {
         }
         Map<String, Object> metadata = Map.of();
         JsonNode metadataNode = object.get("metadata");
-        if (metadataNode != null && !metadataNode.isNull()) {
+        if (metadataNode == null || metadataNode.isNull()) {
+            defaulted.add("metadata");
+        } else {
             if (!metadataNode.isObject()) {
                 throw new RecordException("field '" + where + "metadata' must be an object");
             }
@@ -231,14 +279,29 @@ public final class Records {
             Map<String, Object> read = MAPPER.convertValue(metadataNode, Map.class);
             metadata = read;
         }
-        Instant createdAt = instant(object, "created_at", where);
-        Instant updatedAt = instant(object, "updated_at", where);
+        Instant written = object.has("timestamp") ? epochSeconds(object.get("timestamp"), where + "timestamp") : null;
+        Instant createdAt = given(object, "created_at") ? instant(object, "created_at", where) : null;
+        Instant updatedAt = given(object, "updated_at") ? instant(object, "updated_at", where) : written;
+        if (createdAt == null) {
+            defaulted.add("created_at");
+            createdAt = updatedAt != null ? updatedAt : reading.time();
+        }
+        if (updatedAt == null) {
+            defaulted.add("updated_at");
+            updatedAt = createdAt;
+        }
         JsonNode versionNode = object.get("version");
-        if (versionNode == null || !versionNode.canConvertToLong() || !versionNode.isIntegralNumber()) {
+        long version;
+        if (versionNode == null || versionNode.isNull()) {
+            defaulted.add("version");
+            version = previous + 1;
+        } else if (!versionNode.canConvertToLong() || !versionNode.isIntegralNumber()) {
             throw new RecordException("field '" + where + "version' must be a whole number of at least 1");
+        } else {
+            version = versionNode.asLong();
         }
         try {
-            return new MemoryEntry(key, value, scope, tags, metadata, createdAt, updatedAt, versionNode.asLong());
+            return new MemoryEntry(key, value, scope, tags, metadata, createdAt, updatedAt, version);
         } catch (IllegalArgumentException | MemoryException e) {
             throw new RecordException((where.isEmpty() ? "" : where.substring(0, where.length() - 1) + ": ") + e.getMessage());
         }
@@ -276,7 +339,26 @@ public final class Records {
         return node.asText();
     }
 
-    private static Scope scope(ObjectNode object, String field, Optional<Scope> implied) throws RecordException {
+    private static boolean given(ObjectNode object, String field) {
+        return object.has(field) && !object.get(field).isNull();
+    }
+
+    /** Seed 004's time: whole (or fractional) seconds since 1970, as Python's {@code int(time.time())} writes them. */
+    public static Instant epochSeconds(JsonNode node, String field) throws RecordException {
+        if (node == null || !node.isNumber()) {
+            throw new RecordException("field '" + field + "' must be a number of seconds since 1970-01-01 (seed 004's "
+                    + "int(time.time())), found " + (node == null ? "nothing" : node.getNodeType().name().toLowerCase()));
+        }
+        try {
+            java.math.BigDecimal seconds = node.decimalValue();
+            long whole = seconds.setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
+            return Instant.ofEpochSecond(whole).plusMillis(seconds.subtract(java.math.BigDecimal.valueOf(whole)).movePointRight(3).longValue());
+        } catch (ArithmeticException | java.time.DateTimeException e) {
+            throw new RecordException("field '" + field + "' is " + node + ", not a time in seconds since 1970-01-01");
+        }
+    }
+
+    private static Scope scope(ObjectNode object, String field, Optional<Scope> implied, Reading reading) throws RecordException {
         JsonNode node = object.get(field);
         if (node == null || node.isNull()) {
             if (implied.isPresent()) {
@@ -284,7 +366,12 @@ public final class Records {
             }
             throw new RecordException("field '" + field + "' is missing; use session, project or global");
         }
-        Scope scope = scopeNamed(node.asText());
+        String name = node.asText();
+        // Python's str() of seed 004's Scope enum, what json.dumps(..., default=str) writes for asdict(entry).
+        if (reading.seed004() && name.startsWith("Scope.")) {
+            name = name.substring("Scope.".length()).toLowerCase(java.util.Locale.ROOT);
+        }
+        Scope scope = scopeNamed(name);
         if (scope == null || !node.isTextual()) {
             throw new RecordException("field '" + field + "' is '" + node.asText() + "'; use session, project or global");
         }

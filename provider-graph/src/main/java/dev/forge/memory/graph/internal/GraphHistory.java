@@ -37,6 +37,17 @@ public final class GraphHistory {
         });
     }
 
+    /** The keys of the scope's namespace with versions kept but no live entry (deleted), in key order. */
+    public List<String> deletedKeys(Scope scope) {
+        Objects.requireNonNull(scope, "scope");
+        return graph.read("list the deleted keys of the " + scope.id() + " scope", tx -> tx.run(
+                "MATCH (v:MemoryVersion) WHERE v.store = $store AND v.project = $project AND v.session = $session"
+                        + " AND v.scope = $scope AND NOT v.tombstone WITH DISTINCT v.key AS key"
+                        + " WHERE NOT EXISTS { MATCH (m:Memory {store: $store, project: $project, session: $session,"
+                        + " scope: $scope, key: key}) WHERE m.version > 0 } RETURN key ORDER BY key", graph.namespace(scope))
+                .list(r -> r.get("key").asString()));
+    }
+
     /** Erases the key: entry, versions, tombstones and relations. */
     public boolean purge(String key, Scope scope) {
         Objects.requireNonNull(scope, "scope");

@@ -27,6 +27,12 @@ public final class RouterHistory implements VersionHistory {
     }
 
     @Override
+    public List<String> deletedKeys(Scope scope) {
+        router.state().checkOpen();
+        return storage.requireHistory().deletedKeys(scope);
+    }
+
+    @Override
     public Optional<MemoryEntry> version(String key, Scope scope, long version) {
         router.state().checkOpen();
         return storage.requireHistory().version(key, scope, version);

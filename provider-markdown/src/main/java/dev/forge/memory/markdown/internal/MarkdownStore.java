@@ -401,6 +401,14 @@ public final class MarkdownStore implements EntryStore {
         return access.locked("search", () -> KeywordScorer.rank(request, shelves.candidates(request.scopes())));
     }
 
+    /** The keys of the scope that are deleted but keep versions, in key order; see VersionHistory#deletedKeys. */
+    public List<String> deletedKeys(Scope scope) {
+        Shelf shelf = shelves.shelf(scope);
+        return access.locked("list the deleted keys of the " + scope.id() + " memories", () -> shelf.chains().stream()
+                .filter(chain -> !chain.live() && chain.line().stream().anyMatch(version -> !version.file().tombstone()))
+                .map(Chain::key).sorted().toList());
+    }
+
     /** The versions of a key, oldest first, tombstones left out. */
     public List<MemoryEntry> versions(String key, Scope scope) {
         Keys.validate(key);

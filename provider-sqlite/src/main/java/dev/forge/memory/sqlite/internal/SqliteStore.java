@@ -560,6 +560,24 @@ public final class SqliteStore implements EntryStore {
         });
     }
 
+    /** The keys of the scope's namespace that are deleted but have versions kept, in key order. */
+    public List<String> deletedKeys(Scope scope) {
+        Namespace namespace = namespace(scope);
+        checkOpen();
+        return database.read("list the deleted keys of the " + scope.id() + " scope", connection -> {
+            List<String> keys = new ArrayList<>();
+            try (PreparedStatement statement = connection.prepareStatement(Statements.DELETED_KEYS)) {
+                namespace.bind(statement, 1);
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        keys.add(rows.getString(1));
+                    }
+                }
+            }
+            return List.copyOf(keys);
+        });
+    }
+
     /** Erases every key of the scope's namespace, deleted ones included; returns how many keys. */
     public int purge(Scope scope) {
         Namespace namespace = namespace(scope);

@@ -479,6 +479,11 @@ public final class Statements {
     /** Copies the write-ahead log into the database and empties it. */
     public static final String CHECKPOINT = "PRAGMA wal_checkpoint(TRUNCATE)";
 
+    /** The keys with versions but no live row (deleted, history kept), in key order: {@link Namespace#CONDITION}. */
+    public static final String DELETED_KEYS = "SELECT DISTINCT e.key FROM versions e WHERE " + Namespace.CONDITION
+            + " AND e.tombstone = 0 AND NOT EXISTS (SELECT 1 FROM entries l WHERE l.project = e.project"
+            + " AND l.session = e.session AND l.scope = e.scope AND l.key = e.key) ORDER BY e.key";
+
     /** The number of keys of a namespace, deleted ones included: the namespace twice. */
     public static final String COUNT_KEYS = "SELECT count(*) FROM (SELECT key FROM versions"
             + " WHERE project = ? AND session = ? AND scope = ? UNION SELECT key FROM entries"
