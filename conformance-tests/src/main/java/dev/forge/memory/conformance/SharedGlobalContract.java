@@ -82,10 +82,7 @@ public abstract class SharedGlobalContract extends ContractSupport {
 
     @Test
     void an_overwrite_from_the_other_project_continues_the_same_versions() {
-        provider.set("style", "tabs", Scope.GLOBAL);
-        MemoryEntry second = otherProject.set("style", "spaces", Scope.GLOBAL);
-        assertThat(second.version()).isEqualTo(2);
-        assertThat(provider.get("style", Scope.GLOBAL)).contains(second);
+        assertGlobalOverwriteIsShared(otherProject);
     }
 
     @Test
