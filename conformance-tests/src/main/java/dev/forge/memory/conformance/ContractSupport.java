@@ -192,6 +192,17 @@ public abstract class ContractSupport {
         return provider.set(key, value, Scope.PROJECT, tags, metadata);
     }
 
+    /**
+     * Writes a GLOBAL key through the provider under test and overwrites it through {@code other}, another project's
+     * provider: the overwrite is version 2 of one entry, and the provider under test reads it.
+     */
+    protected void assertGlobalOverwriteIsShared(MemoryProvider other) {
+        provider.set("style", "tabs", Scope.GLOBAL);
+        MemoryEntry overwritten = other.set("style", "spaces", Scope.GLOBAL);
+        assertThat(overwritten.version()).isEqualTo(2);
+        assertThat(provider.get("style", Scope.GLOBAL)).contains(overwritten);
+    }
+
     /** The keys of entries, in order. */
     protected static List<String> keys(List<MemoryEntry> entries) {
         return entries.stream().map(MemoryEntry::key).toList();

@@ -69,6 +69,30 @@ public abstract class MemoryProviderConformance {
         }
     }
 
+    /**
+     * Whether the provider keeps GLOBAL in one store under the user's forge home, shared by every project whatever
+     * its directory: true by default, as every persistent provider must; a provider whose stores live in one JVM's
+     * memory returns false, and the SharedGlobal group is skipped naming this method.
+     */
+    protected boolean sharesGlobalThroughForgeHome() {
+        return true;
+    }
+
+    /** GLOBAL is one store per user: two projects in two directories share it, and nothing else. */
+    @Nested
+    @DisplayName("SharedGlobal")
+    class SharedGlobal extends SharedGlobalContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+
+        @Override
+        protected boolean sharesGlobalThroughForgeHome() {
+            return MemoryProviderConformance.this.sharesGlobalThroughForgeHome();
+        }
+    }
+
     /** Query patterns, filters, order, limit and offset. */
     @Nested
     @DisplayName("Queries")

@@ -47,11 +47,7 @@ public abstract class ScopeContract extends ContractSupport {
 
     @Test
     void global_entries_are_shared_between_projects() {
-        MemoryProvider other = open("project-b", "session-2");
-        provider.set("style", "tabs", Scope.GLOBAL);
-        MemoryEntry overwritten = other.set("style", "spaces", Scope.GLOBAL);
-        assertThat(overwritten.version()).isEqualTo(2);
-        assertThat(provider.get("style", Scope.GLOBAL)).contains(overwritten);
+        assertGlobalOverwriteIsShared(open("project-b", "session-2"));
     }
 
     @Test

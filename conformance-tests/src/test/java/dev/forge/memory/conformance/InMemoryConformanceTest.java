@@ -13,6 +13,12 @@ class InMemoryConformanceTest extends MemoryProviderConformance {
 
     private final Map<Path, InMemoryStore> stores = new ConcurrentHashMap<>();
 
+    /** The in-memory stores here are keyed by store directory, in this JVM: nothing is kept under the forge home. */
+    @Override
+    protected boolean sharesGlobalThroughForgeHome() {
+        return false;
+    }
+
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), dir -> new InMemoryStore()), context);

@@ -84,6 +84,12 @@ class WrongCapabilityClaimTest {
 
         abstract MemoryProvider misreport(MemoryProvider provider);
 
+        /** The in-memory stores here are keyed by store directory, in this JVM: nothing is kept under the forge home. */
+        @Override
+        protected boolean sharesGlobalThroughForgeHome() {
+            return false;
+        }
+
         @Override
         protected MemoryProvider openProvider(ProviderContext context) {
             InMemoryStore store = stores.computeIfAbsent(context.baseDirectory(), dir -> new InMemoryStore());

@@ -11,6 +11,12 @@ import java.util.Map;
  */
 class HybridInMemoryConformanceTest extends MemoryProviderConformance {
 
+    /** The in-memory children live in this JVM, one store per test directory: nothing is kept under the forge home. */
+    @Override
+    protected boolean sharesGlobalThroughForgeHome() {
+        return false;
+    }
+
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         return HybridStores.provider(context, HybridStores.config(HybridStores.inMemory("storage"),
