@@ -29,6 +29,7 @@ final class TransferSummary {
             document.put("relations_dropped", result.relationsDropped());
             document.put("deleted_keys", result.deletedKeysKept());
             document.put("deleted_keys_dropped", result.deletedKeysDropped());
+            document.put("source_problems", result.sourceProblems());
             ObjectNode defaulted = document.putObject("defaulted");
             result.defaulted().forEach(defaulted::put);
             document.put("invalid_skipped", result.invalidCount());

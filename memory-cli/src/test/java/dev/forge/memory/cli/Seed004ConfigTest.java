@@ -54,10 +54,12 @@ class Seed004ConfigTest {
     }
 
     @Test
-    void file_provider_block_says_how_to_write_compression() {
+    void file_provider_block_opens_a_store_writing_gzip_files() throws Exception {
         cli.projectConfig(seed("file-provider.yaml"));
-        String err = cli.fails(ExitCodes.CONFIGURATION, "set", "k", "v").err();
-        assertThat(err).contains("compression").contains("gzip");
+        storesAndReadsBack();
+        try (var files = Files.walk(cli.project.resolve(".forge/memory"))) {
+            assertThat(files.map(Path::toString)).anyMatch(name -> name.endsWith(".json.gz"));
+        }
     }
 
     @Test

@@ -28,12 +28,16 @@ import java.util.Objects;
  * @param invalid                 records skipped as invalid (with {@code skipInvalid}), each with where and why; at
  *                                most {@link TransferProblem#MAX_LISTED}
  * @param invalidCount            how many records were skipped as invalid in all
+ * @param sourceProblems          for a migration, the problems the source store reported ({@code doctor}) before it was
+ *                                read: a key it holds back (an unreadable file, say) is not read, so a migration with
+ *                                any is not called lossless; 0 for a file import
  * @param took                    how long it took
  */
 public record ImportResult(String target, long created, long overwritten, long unchanged, long skipped,
                            long historyVersionsWritten, long historyVersionsDropped, long timestampsNotKept,
                            long relationsWritten, long relationsDropped, long deletedKeysKept, long deletedKeysDropped,
-                           Map<String, Long> defaulted, List<TransferProblem> invalid, long invalidCount, Duration took) {
+                           Map<String, Long> defaulted, List<TransferProblem> invalid, long invalidCount,
+                           long sourceProblems, Duration took) {
 
     /** Copies the list and the map (kept in field order). */
     public ImportResult {
@@ -51,7 +55,7 @@ public record ImportResult(String target, long created, long overwritten, long u
     /** Whether the target holds everything that was read (apart from what the conflict policy kept as it was). */
     public boolean lossless() {
         return historyVersionsDropped == 0 && timestampsNotKept == 0 && relationsDropped == 0 && deletedKeysDropped == 0
-                && invalidCount == 0;
+                && invalidCount == 0 && sourceProblems == 0;
     }
 
     /**
@@ -76,6 +80,10 @@ public record ImportResult(String target, long created, long overwritten, long u
         }
         if (invalidCount > 0) {
             losses.add(invalidCount + " invalid record(s), skipped");
+        }
+        if (sourceProblems > 0) {
+            losses.add("what the source's " + sourceProblems + " problem(s) affect, which may not have been read (see its"
+                    + " doctor)");
         }
         return losses;
     }

@@ -132,10 +132,17 @@ public final class Importer {
         if (source == target) {
             throw new dev.forge.memory.InvalidRequestException("A migration needs two different providers.");
         }
-        return run(new ProviderRecords(source, scopes.isEmpty() ? EnumSet.allOf(Scope.class) : scopes, pageSize), target);
+        // Keys a store holds back (an unreadable file) are invisible to its reads: only its doctor tells of them.
+        long sourceProblems = source.doctor().size();
+        return run(new ProviderRecords(source, scopes.isEmpty() ? EnumSet.allOf(Scope.class) : scopes, pageSize), target,
+                sourceProblems);
     }
 
     private ImportResult run(RecordSource source, MemoryProvider target) {
+        return run(source, target, 0);
+    }
+
+    private ImportResult run(RecordSource source, MemoryProvider target, long sourceProblems) {
         Objects.requireNonNull(target, "target");
         long started = System.nanoTime();
         Check check = new Check(target);
@@ -159,7 +166,7 @@ public final class Importer {
         return new ImportResult(target.name(), write.created, write.overwritten, write.unchanged, write.skipped,
                 write.historyWritten, write.historyDropped, write.notRestored, write.relationsWritten,
                 write.relationsDropped, write.deletedKept, write.deletedDropped, write.defaulted, check.listed(),
-                check.problemCount, Duration.ofNanos(System.nanoTime() - started));
+                check.problemCount, sourceProblems, Duration.ofNanos(System.nanoTime() - started));
     }
 
     /** The first pass: checks every record, remembering fingerprints instead of keys. */

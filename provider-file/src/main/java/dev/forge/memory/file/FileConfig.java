@@ -18,7 +18,7 @@ import java.util.List;
  *   provider: file
  *   config:
  *     base_path: .forge/memory # relative to the project directory; this is the default
- *     compression: gzip        # none (default) or gzip
+ *     compression: gzip        # none (default) or gzip; true / false mean gzip / none
  *     max_file_size: 8MB       # the largest encoded entry file; default 8MB
  *     fsync: true              # force every write to the disk before it counts; default true
  * }</pre>
@@ -85,12 +85,20 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
         GZIP;
 
         /**
-         * Parses the config form, ignoring case: {@code none} or {@code gzip}.
+         * Parses the config form, ignoring case: {@code none} or {@code gzip}; {@code true} and {@code false} (seed
+         * 004's example writes {@code compression: true}) read as {@code gzip} and {@code none}.
          *
          * @throws ConfigurationException for any other text
          */
         @JsonCreator
         public static Compression parse(String text) {
+            String trimmed = text == null ? "" : text.trim();
+            if (trimmed.equalsIgnoreCase("true")) {
+                return GZIP;
+            }
+            if (trimmed.equalsIgnoreCase("false")) {
+                return NONE;
+            }
             return ConfigValues.parse(Compression.class, "compression", text);
         }
 

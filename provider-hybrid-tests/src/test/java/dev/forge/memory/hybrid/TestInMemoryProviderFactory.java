@@ -284,6 +284,11 @@ public final class TestInMemoryProviderFactory implements MemoryProviderFactory 
             public int purge(Scope scope) {
                 return outage.call(() -> history.purge(scope));
             }
+
+            @Override
+            public List<String> deletedKeys(Scope scope) {
+                return outage.call(() -> history.deletedKeys(scope));
+            }
         }
     }
 }
