@@ -91,6 +91,12 @@ public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
         }
     }
 
+    /** What identifies the shared driver {@code config} uses (providers with equal settings share one). */
+    static Drivers.Settings driverSettings(GraphConfig config) {
+        return new Drivers.Settings(config.url(), config.username(), config.password(), config.database(),
+                config.poolSize(), config.connectTimeout().toMillis(), config.retryTime().toMillis());
+    }
+
     /**
      * Connects to the server {@code config} names, creating the schema when missing.
      *
@@ -115,8 +121,7 @@ public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(model, "model");
-        Drivers.Shared driver = Drivers.acquire(new Drivers.Settings(config.url(), config.username(), config.password(),
-                config.database(), config.poolSize(), config.connectTimeout().toMillis(), config.retryTime().toMillis()));
+        Drivers.Shared driver = Drivers.acquire(driverSettings(config));
         GraphStore store = new GraphStore(NAME, driver, context.clock(), config.store(), context.projectId(),
                 context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration(), model.orElse(null));
         GraphVectors vectors = null;

@@ -54,9 +54,10 @@ public final class TestNeo4j {
      */
     private static Server start() {
         Server started = startServer();
-        Drivers.Shared kept = Drivers.acquire(new Drivers.Settings(started.uri().toString(), started.username(),
-                started.password(), "", GraphConfig.DEFAULT_POOL_SIZE, GraphConfig.DEFAULT_CONNECT_TIMEOUT.duration().toMillis(),
-                GraphConfig.DEFAULT_RETRY_TIME.duration().toMillis()));
+        GraphConfig defaults = GraphConfig.defaults();
+        Drivers.Shared kept = Drivers.acquire(GraphMemoryProvider.driverSettings(new GraphConfig(started.uri().toString(),
+                started.username(), started.password(), defaults.database(), defaults.poolSize(), defaults.connectTimeout(),
+                defaults.queryTimeout(), defaults.store(), defaults.retryTime())));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             kept.release();
             stop.run();
