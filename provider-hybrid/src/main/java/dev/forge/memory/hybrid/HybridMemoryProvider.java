@@ -35,6 +35,7 @@ import dev.forge.memory.hybrid.internal.Secondary;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.support.EntryWrite;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -219,8 +220,24 @@ public final class HybridMemoryProvider implements MemoryProvider {
         Map<String, Object> own = new LinkedHashMap<>(settings);
         own.remove(HybridConfig.PROVIDER_KEY);
         // the secret paths go along: a child (its embedding model) keeps them out of what it says and records
-        return context.open(name, ProviderConfig.of(own, block.source(), block.path() + "." + role)
-                .withSecretPaths(block.secretPaths()));
+        return childContext(context, role, block).open(name, ProviderConfig.of(own, block.source(),
+                block.path() + "." + role).withSecretPaths(block.secretPaths()));
+    }
+
+    /**
+     * The context a child opens in. The storage child keeps the user's forge home, so its GLOBAL entries are the ones a
+     * plain provider of its kind shares with every project. A search or relationships child only holds copies, so its
+     * GLOBAL copies go under {@code <forge home>/hybrid/<storage provider>/<role>}: shared by the routers of every
+     * project over that kind of storage, and never written into another provider's GLOBAL store of the same kind
+     * (a hybrid's sqlite search child must not rewrite the GLOBAL entries of a plain sqlite store).
+     */
+    static ProviderContext childContext(ProviderContext context, String role, ProviderConfig block) {
+        if ("storage".equals(role)) {
+            return context;
+        }
+        Object storage = block.values().get("storage") instanceof Map<?, ?> m ? m.get(HybridConfig.PROVIDER_KEY) : null;
+        Path home = context.forgeHome().resolve("hybrid").resolve(String.valueOf(storage)).resolve(role);
+        return context.toBuilder().forgeHome(home).build();
     }
 
     private Set<Capability> computeCapabilities() {
