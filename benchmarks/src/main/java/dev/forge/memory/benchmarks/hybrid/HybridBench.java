@@ -66,7 +66,7 @@ public class HybridBench {
                     "storage", Map.of("provider", "sqlite", "path", dir.resolve("memory.db").toString(), "synchronous", "normal"),
                     "cache", Map.of("ttl", "1h", "max_entries", entries));
             ProviderContext context = ProviderContext.builder().projectId(PROJECT).sessionId("bench-session")
-                    .baseDirectory(dir).registry(ProviderRegistry.load())
+                    .baseDirectory(dir).forgeHome(dir.resolve("forge-home")).registry(ProviderRegistry.load())
                     .config(ProviderConfig.of(config, "bench", "memory.config")).build();
             ours = context.open("hybrid", context.config());
             baseline = Caffeine.newBuilder().expireAfterWrite(Duration.ofHours(1)).maximumSize(entries).build();

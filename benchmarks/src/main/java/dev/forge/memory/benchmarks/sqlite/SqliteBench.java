@@ -79,7 +79,7 @@ public class SqliteBench {
     /** Opens the provider on {@code file} (creating it with the provider's schema). */
     static SqliteMemoryProvider openProvider(Path dir, Path file) {
         ProviderContext context = ProviderContext.builder().projectId(SqliteData.PROJECT).sessionId(SqliteData.SESSION)
-                .baseDirectory(dir).build();
+                .baseDirectory(dir).forgeHome(dir.resolve("forge-home")).build();
         return SqliteMemoryProvider.open(context, new SqliteConfig(file.toString(), null, null));
     }
 
