@@ -23,15 +23,20 @@ final class Stores {
     private Stores() {
     }
 
-    /** A context whose store is {@code directory} itself (base_path "."), unless the config names another. */
+    /**
+     * A context whose store is {@code directory} itself (base_path "."), GLOBAL included (global_path "."), unless the
+     * config names others; its forge home is {@code directory} too, never the user's.
+     */
     static ProviderContext context(Path directory, String project, String session, Map<String, ?> config) {
         Map<String, Object> settings = new java.util.LinkedHashMap<>(config);
         settings.putIfAbsent("base_path", ".");
+        settings.putIfAbsent("global_path", ".");
         return ProviderContext.builder()
                 .projectId(project)
                 .sessionId(session)
                 .clock(Clock.systemUTC())
                 .baseDirectory(directory)
+                .forgeHome(directory)
                 .registry(ProviderRegistry.of(new FileMemoryProviderFactory()))
                 .config(ProviderConfig.of(settings, "test", "memory.config"))
                 .build();
