@@ -24,13 +24,13 @@ final class Stores {
     }
 
     /**
-     * A context whose store is {@code directory} itself (base_path "."), GLOBAL included (global_path "."), unless the
+     * A context whose store is {@code directory} itself (base_path "."), GLOBAL included (global_path = base_path), unless the
      * config names others; its forge home is {@code directory} too, never the user's.
      */
     static ProviderContext context(Path directory, String project, String session, Map<String, ?> config) {
         Map<String, Object> settings = new java.util.LinkedHashMap<>(config);
         settings.putIfAbsent("base_path", ".");
-        settings.putIfAbsent("global_path", ".");
+        settings.putIfAbsent("global_path", settings.get("base_path"));
         return ProviderContext.builder()
                 .projectId(project)
                 .sessionId(session)

@@ -49,8 +49,8 @@ final class FileCommits {
      * @throws ConflictException if another writer changed a key the transaction touched; nothing is applied
      */
     public void commit(Commit<Lookup> commit) {
-        if (store.shared != null && touchesGlobal(commit)) {
-            SpanningCommit.commit(store, store.shared, commit);
+        if (store.globalApart() && touchesGlobal(commit)) {
+            SpanningCommit.commit(store, store.shared(), commit);
             return;
         }
         store.write("commit a transaction", changes -> {

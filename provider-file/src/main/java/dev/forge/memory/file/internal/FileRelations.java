@@ -118,9 +118,8 @@ public final class FileRelations {
     }
 
     private boolean exists(Node node) {
-        FileStore shared = store.shared;
-        if (shared != null && node.namespace().scope() == Scope.GLOBAL) {
-            return shared.lookup(node.key(), Scope.GLOBAL).entry() != null;
+        if (store.globalApart() && node.namespace().scope() == Scope.GLOBAL) {
+            return store.shared().lookup(node.key(), Scope.GLOBAL).entry() != null;
         }
         FileStore.NamespaceIndex space = store.index.get(node.namespace());
         return space != null && space.entries.containsKey(Keys.toFileName(node.key()));
@@ -177,7 +176,7 @@ public final class FileRelations {
      * from any project), so that a GLOBAL key stored again starts without them. Nothing to do when GLOBAL lives here.
      */
     public void pruneGlobal() {
-        if (store.shared == null) {
+        if (!store.globalApart()) {
             return;
         }
         store.write("drop the relations of removed GLOBAL entries", changes -> {

@@ -104,9 +104,9 @@ public final class FileStore {
 
     /**
      * The shared store GLOBAL lives in when it is not this one (this store's own {@code global} directory is then what
-     * an older version left there); its locks are always taken after this store's.
+     * an older version left there), or null; its locks are always taken after this store's.
      */
-    volatile FileStore shared;
+    private volatile SharedGlobal sharedGlobal;
 
     private FileStore(String provider, Path store, StoreLock storeLock, Set<Scope> scopes, String projectId, String sessionId,
                       Clock clock, boolean gzip, boolean fsync, long maxFileSize, long journalLimit) {
@@ -139,11 +139,11 @@ public final class FileStore {
      * @param provider     the provider's name, for messages
      * @param setting      the config key that names {@code directory}, for messages
      * @param scopes       the scopes whose directories this store indexes
-     * @param shared       the store GLOBAL lives in when it is not this one, else null
+     * @param shared       the store GLOBAL lives in when it is not this one (opened on first use), else null
      * @param journalLimit the journal size past which a writer starts a new one
      * @throws BackendUnavailableException if the directory cannot be created, locked or read
      */
-    public static FileStore open(String provider, String setting, Path directory, Set<Scope> scopes, FileStore shared, String projectId,
+    public static FileStore open(String provider, String setting, Path directory, Set<Scope> scopes, SharedGlobal shared, String projectId,
                                  String sessionId, Clock clock, boolean gzip, boolean fsync, long maxFileSize, long journalLimit) {
         Path real;
         try {
@@ -166,7 +166,7 @@ public final class FileStore {
         }
         FileStore fileStore = new FileStore(provider, real, lock, scopes, projectId, sessionId, clock, gzip, fsync, maxFileSize,
                 journalLimit);
-        fileStore.shared = shared;
+        fileStore.sharedGlobal = shared;
         try {
             fileStore.initialize();
         } catch (RuntimeException | Error e) {
@@ -215,8 +215,28 @@ public final class FileStore {
 
     /** The store that holds the entries of {@code scope}: the shared one for GLOBAL, if any, else this one. */
     public FileStore owner(Scope scope) {
-        FileStore global = shared;
-        return scope == Scope.GLOBAL && global != null ? global : this;
+        return scope == Scope.GLOBAL && globalApart() ? shared() : this;
+    }
+
+    /** Whether GLOBAL lives in a shared store apart from this one. */
+    boolean globalApart() {
+        return sharedGlobal != null;
+    }
+
+    /**
+     * The shared global store, opened now if it was not; null if GLOBAL lives here.
+     *
+     * @throws BackendUnavailableException if it cannot be opened
+     */
+    FileStore shared() {
+        SharedGlobal global = sharedGlobal;
+        return global == null ? null : global.store();
+    }
+
+    /** The configured directory of the shared global store, or null if GLOBAL lives here. */
+    Path sharedDirectory() {
+        SharedGlobal global = sharedGlobal;
+        return global == null ? null : global.directory();
     }
 
     /** The namespace this store's provider uses for {@code scope}. */
@@ -233,7 +253,7 @@ public final class FileStore {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             storeLock.release();
-            FileStore global = shared;
+            SharedGlobal global = sharedGlobal;
             if (global != null) {
                 global.close();
             }

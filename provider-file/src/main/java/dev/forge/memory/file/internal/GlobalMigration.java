@@ -29,13 +29,13 @@ final class GlobalMigration {
     private GlobalMigration() {
     }
 
-    /** Moves what it can from {@code project}'s own GLOBAL directory into {@code project.shared}. */
+    /** Moves what it can from {@code project}'s own GLOBAL directory into its shared global store. */
     static void run(FileStore project) {
-        FileStore shared = project.shared;
         Namespace global = project.namespace(Scope.GLOBAL);
-        if (shared == null || project.read(() -> project.index.get(global).entries.isEmpty())) {
+        if (!project.globalApart() || project.read(() -> project.index.get(global).entries.isEmpty())) {
             return;
         }
+        FileStore shared = project.shared();
         int moved = project.write("move its GLOBAL entries into the shared global store " + shared.directory(), changes -> {
             project.fileIndex.rescan(global);
             List<String> done = new ArrayList<>();

@@ -119,12 +119,12 @@ final class SpanningCommit {
      * changed by a later writer, who wins.
      */
     static void completeSharedPart(FileStore project, CommitLog.Record record) {
-        FileStore shared = project.shared;
-        if (shared == null) {
+        if (!project.globalApart()) {
             throw new StorageException("The commit record " + record.file() + " holds changes to the shared global store, "
                     + "but this provider keeps GLOBAL in its own store (global_path names it): open it with the global_path "
                     + "it was written with, once, so that the commit is completed.");
         }
+        FileStore shared = project.shared();
         shared.write("complete a transaction's GLOBAL part", sharedChanges -> {
             List<Operation> due = new ArrayList<>();
             for (Operation operation : record.shared()) {

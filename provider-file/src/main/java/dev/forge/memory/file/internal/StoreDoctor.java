@@ -1,6 +1,7 @@
 package dev.forge.memory.file.internal;
 
 import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryException;
 import dev.forge.memory.Scope;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.file.internal.EntryFiles.Loaded;
@@ -33,8 +34,17 @@ public final class StoreDoctor {
     public static List<StoreProblem> problems(FileStore project) {
         project.checkOpen();
         List<StoreProblem> problems = new ArrayList<>(of(project));
-        FileStore shared = project.shared;
-        if (shared != null) {
+        // A shared store never made (no GLOBAL entry yet) is not made by looking for problems.
+        if (project.globalApart() && Files.exists(project.sharedDirectory())) {
+            FileStore shared;
+            try {
+                shared = project.shared();
+            } catch (MemoryException e) {
+                problems.add(new StoreProblem(project.sharedDirectory().toString(), "the shared global store cannot be "
+                        + "opened: " + e.getMessage()));
+                problems.sort(Comparator.comparing(StoreProblem::location).thenComparing(StoreProblem::problem));
+                return List.copyOf(problems);
+            }
             problems.addAll(of(shared));
             problems.addAll(Interrupts.deferred(() -> project.caughtUp("check the store", () -> leftOver(project, shared))));
         }
