@@ -85,7 +85,8 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         FileRelations relations = store.graph();
         offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
         // Deletions are not kept here (a delete removes the history files), so purging is deleting.
-        offerHistory(Facets.history((key, scope) -> store.owner(scope).versions(key, scope), this::delete, this::clear));
+        offerHistory(Facets.history((key, scope) -> store.ownerForReading(scope).map(owner -> owner.versions(key, scope))
+                .orElseGet(List::of), this::delete, this::clear));
         FileTransactions backend = new FileTransactions(store, limits, context.clock());
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         // A restore writes the key's current file and its whole history, as one recorded commit.
@@ -137,7 +138,7 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         store.checkOpen();
         Keys.validate(key);
         Objects.requireNonNull(scope, "scope");
-        return store.owner(scope).get(key, scope);
+        return store.ownerForReading(scope).flatMap(owner -> owner.get(key, scope));
     }
 
     @Override
@@ -166,14 +167,14 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
     }
 
     private List<MemoryEntry> entries(Set<Scope> scopes) {
-        FileStore global = store.owner(Scope.GLOBAL);
-        if (global == store || !scopes.contains(Scope.GLOBAL)) {
+        Optional<FileStore> global = store.ownerForReading(Scope.GLOBAL);
+        if (global.isPresent() && global.get() == store || !scopes.contains(Scope.GLOBAL)) {
             return store.entries(scopes);
         }
         EnumSet<Scope> own = EnumSet.copyOf(scopes);
         own.remove(Scope.GLOBAL);
-        List<MemoryEntry> all = new ArrayList<>(store.entries(own));
-        all.addAll(global.entries(Set.of(Scope.GLOBAL)));
+        List<MemoryEntry> all = new ArrayList<>(own.isEmpty() ? List.of() : store.entries(own));
+        global.ifPresent(shared -> all.addAll(shared.entries(Set.of(Scope.GLOBAL))));
         return all;
     }
 
@@ -182,7 +183,7 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         store.checkOpen();
         Keys.validate(key);
         Objects.requireNonNull(scope, "scope");
-        boolean deleted = store.owner(scope).delete(key, scope);
+        boolean deleted = store.ownerForReading(scope).map(owner -> owner.delete(key, scope)).orElse(false);
         if (deleted && scope == Scope.GLOBAL) {
             store.graph().pruneGlobal();
         }
@@ -193,7 +194,7 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
     public int clear(Scope scope) {
         store.checkOpen();
         Objects.requireNonNull(scope, "scope");
-        int cleared = store.owner(scope).clear(scope);
+        int cleared = store.ownerForReading(scope).map(owner -> owner.clear(scope)).orElse(0);
         if (cleared > 0 && scope == Scope.GLOBAL) {
             store.graph().pruneGlobal();
         }

@@ -42,6 +42,27 @@ final class Stores {
                 .build();
     }
 
+    /**
+     * A context of project {@code project} in {@code projectDirectory} with forge home {@code forgeHome} and the given
+     * config as it is: GLOBAL goes to the shared store ({@code forgeHome/file} unless global_path says otherwise).
+     */
+    static ProviderContext sharedContext(Path projectDirectory, String project, Path forgeHome, Map<String, ?> config) {
+        return ProviderContext.builder()
+                .projectId(project)
+                .sessionId(SESSION)
+                .clock(Clock.systemUTC())
+                .baseDirectory(projectDirectory)
+                .forgeHome(forgeHome)
+                .registry(ProviderRegistry.of(new FileMemoryProviderFactory()))
+                .config(ProviderConfig.of(config, "test", "memory.config"))
+                .build();
+    }
+
+    /** Opens {@link #sharedContext}. */
+    static FileMemoryProvider openShared(Path projectDirectory, String project, Path forgeHome, Map<String, ?> config) {
+        return (FileMemoryProvider) new FileMemoryProviderFactory().open(sharedContext(projectDirectory, project, forgeHome, config));
+    }
+
     static FileMemoryProvider open(Path directory) {
         return open(directory, Map.of());
     }

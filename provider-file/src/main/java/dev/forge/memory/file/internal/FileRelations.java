@@ -119,7 +119,8 @@ public final class FileRelations {
 
     private boolean exists(Node node) {
         if (store.globalApart() && node.namespace().scope() == Scope.GLOBAL) {
-            return store.shared().lookup(node.key(), Scope.GLOBAL).entry() != null;
+            return store.ownerForReading(Scope.GLOBAL).map(shared -> shared.lookup(node.key(), Scope.GLOBAL).entry() != null)
+                    .orElse(false);
         }
         FileStore.NamespaceIndex space = store.index.get(node.namespace());
         return space != null && space.entries.containsKey(Keys.toFileName(node.key()));

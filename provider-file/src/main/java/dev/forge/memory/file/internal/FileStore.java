@@ -218,6 +218,18 @@ public final class FileStore {
         return scope == Scope.GLOBAL && globalApart() ? shared() : this;
     }
 
+    /**
+     * The store to read the entries of {@code scope} from, or empty for GLOBAL when the shared store was never created:
+     * reading does not create it.
+     */
+    public Optional<FileStore> ownerForReading(Scope scope) {
+        SharedGlobal global = sharedGlobal;
+        if (scope != Scope.GLOBAL || global == null) {
+            return Optional.of(this);
+        }
+        return Optional.ofNullable(global.storeIfAny());
+    }
+
     /** Whether GLOBAL lives in a shared store apart from this one. */
     boolean globalApart() {
         return sharedGlobal != null;

@@ -1,6 +1,7 @@
 package dev.forge.memory.file.internal;
 
 import dev.forge.memory.BackendUnavailableException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
@@ -35,6 +36,14 @@ final class SharedGlobal {
             store = opener.get();
         }
         return store;
+    }
+
+    /** The store if it is open or its directory exists (opened now), else null: a read never creates it. */
+    synchronized FileStore storeIfAny() {
+        if (store == null && !closed && !Files.exists(directory)) {
+            return null;
+        }
+        return store();
     }
 
     /** Releases the store's lock if it was opened; idempotent. */
