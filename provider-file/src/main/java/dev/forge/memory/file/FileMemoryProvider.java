@@ -11,6 +11,7 @@ import dev.forge.memory.SearchRequest;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.file.internal.FileTransactions;
 import dev.forge.memory.file.internal.FileRelations;
+import dev.forge.memory.file.internal.FileHistory;
 import dev.forge.memory.file.internal.FileStore;
 import dev.forge.memory.file.internal.StoreDoctor;
 import dev.forge.memory.file.internal.StoreOpener;
@@ -85,8 +86,7 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         FileRelations relations = store.graph();
         offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
         // Deletions are not kept here (a delete removes the history files), so purging is deleting.
-        offerHistory(Facets.history((key, scope) -> store.ownerForReading(scope).map(owner -> owner.versions(key, scope))
-                .orElseGet(List::of), this::delete, this::clear));
+        offerHistory(Facets.history(this::versions, this::delete, this::clear));
         FileTransactions backend = new FileTransactions(store, limits, context.clock());
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         // A restore writes the key's current file and its whole history, as one recorded commit.
@@ -210,6 +210,13 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
     @Override
     public Limits limits() {
         return limits;
+    }
+
+    private List<MemoryEntry> versions(String key, Scope scope) {
+        store.checkOpen();
+        Keys.validate(key);
+        Objects.requireNonNull(scope, "scope");
+        return store.ownerForReading(scope).map(owner -> FileHistory.versions(owner, key, scope)).orElseGet(List::of);
     }
 
     private MemoryEntry restore(List<MemoryEntry> versions) {

@@ -31,15 +31,7 @@ final class Stores {
         Map<String, Object> settings = new java.util.LinkedHashMap<>(config);
         settings.putIfAbsent("base_path", ".");
         settings.putIfAbsent("global_path", settings.get("base_path"));
-        return ProviderContext.builder()
-                .projectId(project)
-                .sessionId(session)
-                .clock(Clock.systemUTC())
-                .baseDirectory(directory)
-                .forgeHome(directory)
-                .registry(ProviderRegistry.of(new FileMemoryProviderFactory()))
-                .config(ProviderConfig.of(settings, "test", "memory.config"))
-                .build();
+        return context(directory, project, session, directory, settings);
     }
 
     /**
@@ -47,11 +39,15 @@ final class Stores {
      * config as it is: GLOBAL goes to the shared store ({@code forgeHome/file} unless global_path says otherwise).
      */
     static ProviderContext sharedContext(Path projectDirectory, String project, Path forgeHome, Map<String, ?> config) {
+        return context(projectDirectory, project, SESSION, forgeHome, config);
+    }
+
+    private static ProviderContext context(Path directory, String project, String session, Path forgeHome, Map<String, ?> config) {
         return ProviderContext.builder()
                 .projectId(project)
-                .sessionId(SESSION)
+                .sessionId(session)
                 .clock(Clock.systemUTC())
-                .baseDirectory(projectDirectory)
+                .baseDirectory(directory)
                 .forgeHome(forgeHome)
                 .registry(ProviderRegistry.of(new FileMemoryProviderFactory()))
                 .config(ProviderConfig.of(config, "test", "memory.config"))

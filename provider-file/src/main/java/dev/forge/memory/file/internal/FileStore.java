@@ -331,51 +331,6 @@ public final class FileStore {
         });
     }
 
-    /**
-     * Every version of a key, oldest first; read from disk under the shared lock, after completing any commit a
-     * crash cut off.
-     */
-    public List<MemoryEntry> versions(String key, Scope scope) {
-        checkOpen();
-        Keys.validate(key);
-        Objects.requireNonNull(scope, "scope");
-        Namespace namespace = namespace(scope);
-        String name = Keys.toFileName(key);
-        checkOpen();
-        completeCutOffCommits();
-        return Interrupts.deferred(() -> caughtUp("read the history of key '" + Keys.abbreviate(key) + "'", () -> {
-            Lookup lookup = lookup(namespace, name);
-            if (lookup.damaged() != null) {
-                throw lookup.damaged().corruption(key);
-            }
-            if (lookup.entry() == null) {
-                return List.of();
-            }
-            return List.copyOf(files.versions(namespace, name, lookup.entry()));
-        }));
-    }
-
-    /**
-     * Completes commits a crash cut off, as the next write would. Needed before reading history from disk: a restore
-     * cut off between its entry file and its history directory leaves the two out of step until its record is
-     * completed, and the index (journaled only once a commit is complete) cannot tell. One directory listing when
-     * nothing is pending. If completing fails, the read goes on: writes report the record.
-     */
-    private void completeCutOffCommits() {
-        try {
-            if (commitLog.pending().isEmpty()) {
-                return;
-            }
-        } catch (IOException e) {
-            throw storage("list the commit records", e);
-        }
-        try {
-            write("complete a commit that was cut off", changes -> null);
-        } catch (StorageException e) {
-            LOG.debug("Reading history while a commit record cannot be completed: {}", e.getMessage());
-        }
-    }
-
     <T> T read(Reading<T> reading) {
         checkOpen();
         return Interrupts.deferred(() -> {
