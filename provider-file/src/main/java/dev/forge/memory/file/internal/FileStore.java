@@ -39,8 +39,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine behind one {@code file} provider: the in-memory index of the entries this provider can see (its
- * session, its project, global), kept in step with the directory through the {@link Journal}, and every change
+ * The engine behind one {@code file} store: the in-memory index of the entries a provider can see in it (its
+ * session, its project, and global, unless a shared global store holds GLOBAL apart), kept in step with the directory through the {@link Journal}, and every change
  * made on disk under the {@link StoreLock}.
  *
  * <p>Locking order: the store lock (exclusive for writers, shared for readers catching up), then this engine's

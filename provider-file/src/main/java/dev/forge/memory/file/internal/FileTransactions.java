@@ -28,7 +28,8 @@ public final class FileTransactions extends TransactionBackend<Lookup> {
 
     @Override
     public Snapshot<Lookup> read(EntryRef ref) {
-        Lookup stored = store.owner(ref.scope()).lookup(ref.key(), ref.scope());
+        // A shared global store not made yet holds nothing: reading does not make it.
+        Lookup stored = store.ownerForReading(ref.scope()).map(owner -> owner.lookup(ref.key(), ref.scope())).orElse(Lookup.ABSENT);
         if (stored.damaged() != null) {
             return Snapshot.unreadable(stored.damaged().corruption(ref.key()), stored);
         }
