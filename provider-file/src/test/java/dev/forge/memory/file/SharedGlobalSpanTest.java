@@ -114,6 +114,31 @@ class SharedGlobalSpanTest {
     }
 
     @Test
+    void a_cut_off_global_removal_is_completed_where_the_key_is_as_it_found_it_and_spares_a_key_stored_again()
+            throws IOException {
+        Namespace project = Namespace.of(Scope.PROJECT, "a", Stores.SESSION);
+        Namespace global = Namespace.of(Scope.GLOBAL, "a", Stores.SESSION);
+        MemoryEntry stale = entry("stale", Scope.GLOBAL, "to remove", 1);
+        MemoryEntry reborn = entry("reborn", Scope.GLOBAL, "to remove", 1);
+        Path store;
+        try (FileMemoryProvider a = open("a"); FileMemoryProvider b = open("b")) {
+            a.restoring().orElseThrow().restore(List.of(stale));
+            // Removed by the transaction before the crash, then stored again by another project.
+            b.set("reborn", "stored again by b", Scope.GLOBAL);
+            store = a.directory();
+        }
+        new CommitLog(store.toRealPath()).write(
+                List.of(new CommitLog.Write(project, Optional.empty(), entry("p1", Scope.PROJECT, "p one", 1))),
+                List.of(new CommitLog.Remove(global, "stale", Optional.of(stale)), new CommitLog.Remove(global, "reborn", Optional.of(reborn))),
+                true);
+        try (FileMemoryProvider a = open("a")) {
+            assertThat(a.get("p1", Scope.PROJECT)).isPresent();
+            assertThat(a.get("stale", Scope.GLOBAL)).isEmpty();
+            assertThat(a.get("reborn", Scope.GLOBAL).orElseThrow().value()).isEqualTo("stored again by b");
+        }
+    }
+
+    @Test
     void a_spanning_commit_cut_off_before_either_part_is_completed_by_the_next_open() throws IOException {
         Path store;
         try (FileMemoryProvider a = open("a")) {

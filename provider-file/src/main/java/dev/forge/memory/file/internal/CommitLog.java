@@ -70,12 +70,20 @@ public final class CommitLog {
      *
      * @param namespace where
      * @param key       the key
+     * @param previous  the entry it removes, where the record keeps it (the shared part of a spanning commit, so that
+     *                  completing it again never removes what another project stored since)
      */
-    public record Remove(Namespace namespace, String key) implements Operation {
+    public record Remove(Namespace namespace, String key, Optional<MemoryEntry> previous) implements Operation {
         /** Rejects nulls. */
         public Remove {
             Objects.requireNonNull(namespace, "namespace");
             Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(previous, "previous");
+        }
+
+        /** A removal that does not record what it removes. */
+        public Remove(Namespace namespace, String key) {
+            this(namespace, key, Optional.empty());
         }
     }
 
@@ -180,6 +188,7 @@ public final class CommitLog {
             } else {
                 item.put("op", "remove");
                 item.put("key", operation.key());
+                ((Remove) operation).previous().ifPresent(previous -> item.put("previous", EntryCodec.toMap(previous)));
             }
             items.add(item);
         }
@@ -253,7 +262,9 @@ public final class CommitLog {
                 } catch (RuntimeException e) {
                     throw new EntryCodec.MalformedException("a remove operation has an invalid key", e);
                 }
-                operations.add(new Remove(namespace, key));
+                JsonNode previous = item.get("previous");
+                operations.add(new Remove(namespace, key, previous == null || previous.isNull()
+                        ? Optional.empty() : Optional.of(EntryCodec.fromTree(previous))));
             } else if (op.equals("restore")) {
                 operations.add(readRestore(namespace, item.get("versions")));
             } else {

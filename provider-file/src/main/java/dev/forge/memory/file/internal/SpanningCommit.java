@@ -48,7 +48,7 @@ final class SpanningCommit {
                     Namespace namespace = project.namespace(change.ref().scope());
                     Operation operation = change.entry().isPresent()
                             ? new Write(namespace, change.previous(), change.entry().get())
-                            : new CommitLog.Remove(namespace, change.ref().key());
+                            : new CommitLog.Remove(namespace, change.ref().key(), change.previous());
                     (change.ref().scope() == Scope.GLOBAL ? global : local).add(operation);
                 }
                 if (global.isEmpty() && local.isEmpty()) {
@@ -131,7 +131,9 @@ final class SpanningCommit {
                 String name = Keys.toFileName(operation.key());
                 shared.fileIndex.reload(operation.namespace(), name);
                 Optional<MemoryEntry> now = Optional.ofNullable(shared.lookup(operation.namespace(), name).entry());
-                boolean pending = operation instanceof Write write ? now.equals(write.previous()) : now.isPresent();
+                boolean pending = operation instanceof Write write ? now.equals(write.previous())
+                        : now.isPresent() && (((CommitLog.Remove) operation).previous().isEmpty()
+                        || now.equals(((CommitLog.Remove) operation).previous()));
                 if (pending) {
                     due.add(operation);
                 }
