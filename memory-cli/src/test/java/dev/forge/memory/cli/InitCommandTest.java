@@ -121,6 +121,11 @@ class InitCommandTest {
         cli.ok("init", "--provider", provider, "--force");
         Map<String, Object> settings = commentedSettings(Files.readString(configFile));
         assertThat(settings.keySet()).as(provider).containsExactlyElementsOf(settingKeys(config));
+        // A global_path follows $FORGE_HOME: its comment shows an expression that means the default (null when bound).
+        Object globalPath = settings.remove("global_path");
+        if (globalPath != null) {
+            assertThat(globalPath.toString()).as(provider).startsWith("${FORGE_HOME:-~/.forge}/");
+        }
         assertThat(ProviderConfig.of(settings).bind(config)).as(provider).isEqualTo(defaults);
     }
 

@@ -21,6 +21,7 @@ import java.util.List;
  *     compression: gzip        # none (default) or gzip; true / false mean gzip / none
  *     max_file_size: 8MB       # the largest encoded entry file; default 8MB
  *     fsync: true              # force every write to the disk before it counts; default true
+ *     global_path: ~/.forge/file # GLOBAL memories, shared by every project; default $FORGE_HOME/file
  * }</pre>
  *
  * @param basePath    the store's directory; relative paths resolve against the context's base directory
@@ -29,8 +30,10 @@ import java.util.List;
  *                    below the default a value within that cap can still be refused when its encoded file
  *                    (JSON escaping, tags, metadata) is larger
  * @param fsync       whether writes are forced to the disk (and so survive a power loss, not just a crash)
+ * @param globalPath  the store directory of GLOBAL memories, shared by every project; relative paths resolve like
+ *                    {@code base_path}; {@code null} for the default, {@code file} under the forge home
  */
-public record FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync) {
+public record FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync, String globalPath) {
 
     /** The default {@code base_path}: {@code .forge/memory} under the project directory (the context's base directory). */
     public static final String DEFAULT_BASE_PATH = ".forge/memory";
@@ -41,7 +44,13 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
      */
     public static final ByteSize DEFAULT_MAX_FILE_SIZE = ByteSize.ofBytes(8L * 1024 * 1024);
 
-    /** Fills in the default of every missing setting and rejects a blank {@code base_path}. */
+    /**
+     * What {@code global_path} means when it is left out, written so that setting it to this changes nothing:
+     * {@code $FORGE_HOME/file}, else {@code ~/.forge/file} (a directory of its own: markdown's is {@code memory}).
+     */
+    public static final String DEFAULT_GLOBAL_PATH = "${FORGE_HOME:-~/.forge}/file";
+
+    /** Fills in the default of every missing setting and rejects a blank {@code base_path} or {@code global_path}. */
     public FileConfig {
         if (basePath == null) {
             basePath = DEFAULT_BASE_PATH;
@@ -57,11 +66,19 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
         if (fsync == null) {
             fsync = Boolean.TRUE;
         }
+        if (globalPath != null && globalPath.isBlank()) {
+            throw new ConfigurationException("'global_path' must not be blank: leave it out to use $FORGE_HOME/file.");
+        }
+    }
+
+    /** The settings with the default {@code global_path}. */
+    public FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync) {
+        this(basePath, compression, maxFileSize, fsync, null);
     }
 
     /** Every setting at its default. */
     public static FileConfig defaults() {
-        return new FileConfig(null, null, null, null);
+        return new FileConfig(null, null, null, null, null);
     }
 
     /** The keys of this record, described for templates, at their defaults. */
@@ -74,7 +91,9 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
                         "none (.json files) or gzip (.json.gz); both are always read"),
                 Setting.of("max_file_size", "size", ConfigValues.size(defaults.maxFileSize()),
                         "the largest entry file; values are capped at min(1MB, this)"),
-                Setting.of("fsync", "boolean", String.valueOf(defaults.fsync()), "force each write to disk before it counts"));
+                Setting.of("fsync", "boolean", String.valueOf(defaults.fsync()), "force each write to disk before it counts"),
+                Setting.of("global_path", "path", DEFAULT_GLOBAL_PATH, "GLOBAL memories, shared by every project: "
+                        + "$FORGE_HOME/file, else ~/.forge/file; relative paths resolve like base_path"));
     }
 
     /** How entry files are encoded on disk. */

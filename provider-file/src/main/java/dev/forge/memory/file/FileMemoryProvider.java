@@ -11,7 +11,10 @@ import dev.forge.memory.SearchRequest;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.file.internal.FileTransactions;
 import dev.forge.memory.file.internal.FileRelations;
+import dev.forge.memory.file.internal.FileHistory;
 import dev.forge.memory.file.internal.FileStore;
+import dev.forge.memory.file.internal.StoreDoctor;
+import dev.forge.memory.file.internal.StoreOpener;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.support.FacetedMemoryProvider;
@@ -21,6 +24,7 @@ import dev.forge.memory.Keys;
 import dev.forge.memory.support.KeywordScorer;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +49,10 @@ import java.util.Set;
  * next process that opens or writes the store. With {@code fsync: false} this holds for a crash of the process, not
  * of the machine.
  *
+ * <p>GLOBAL entries live in a store of their own shared by every project of the user ({@code global_path}, by default
+ * {@code $FORGE_HOME/file}); PROJECT and SESSION entries in the project's store ({@code base_path}). Both are the same
+ * kind of store; a transaction may span them (see docs/providers/file.md for what holds across the two).
+ *
  * <p>Thread-safe, with no background threads. Any number of processes and provider instances may share one directory
  * on a local file system: every read sees every write that finished before it started, in this process or another.
  * Semantic search is not offered.
@@ -55,6 +63,9 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
 
     /** The name this provider is selected by. */
     public static final String NAME = "file";
+
+    /** The directory under the forge home that holds the shared global store unless {@code global_path} names another. */
+    static final String DEFAULT_GLOBAL_DIRECTORY = "file";
 
     /** The journal size past which a writer starts a new generation. */
     static final long DEFAULT_JOURNAL_LIMIT = 1024 * 1024;
@@ -75,7 +86,7 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         FileRelations relations = store.graph();
         offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
         // Deletions are not kept here (a delete removes the history files), so purging is deleting.
-        offerHistory(Facets.history(store::versions, this::delete, this::clear));
+        offerHistory(Facets.history(this::versions, this::delete, this::clear));
         FileTransactions backend = new FileTransactions(store, limits, context.clock());
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         // A restore writes the key's current file and its whole history, as one recorded commit.
@@ -95,14 +106,21 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(config, "config");
         Path directory = context.resolve(config.basePath());
-        FileStore store = FileStore.open(NAME, directory, context.projectId(), context.sessionId(), context.clock(),
-                config.compression() == FileConfig.Compression.GZIP, config.fsync(), config.maxFileSize().bytes(), journalLimit);
+        Path global = config.globalPath() == null ? context.forgeHome().resolve(DEFAULT_GLOBAL_DIRECTORY)
+                : context.resolve(config.globalPath());
+        FileStore store = new StoreOpener(NAME, context.clock(), config.compression() == FileConfig.Compression.GZIP,
+                config.fsync(), config.maxFileSize().bytes(), journalLimit).open(directory, global, context.projectId(), context.sessionId());
         return new FileMemoryProvider(context, config, store);
     }
 
     /** The store directory (its real path). */
     public Path directory() {
         return store.directory();
+    }
+
+    /** The directory GLOBAL entries live in (its real path): the shared global store, or the store directory itself. */
+    public Path globalDirectory() {
+        return store.owner(Scope.GLOBAL).directory();
     }
 
     /** The settings this provider was opened with. */
@@ -120,20 +138,21 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         store.checkOpen();
         Keys.validate(key);
         Objects.requireNonNull(scope, "scope");
-        return store.get(key, scope);
+        return store.ownerForReading(scope).flatMap(owner -> owner.get(key, scope));
     }
 
     @Override
     public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
         store.checkOpen();
-        return store.set(EntryWrite.validate(key, value, scope, tags, metadata, limits));
+        EntryWrite write = EntryWrite.validate(key, value, scope, tags, metadata, limits);
+        return store.owner(write.scope()).set(write);
     }
 
     @Override
     public List<MemoryEntry> query(Query query) {
         store.checkOpen();
         Objects.requireNonNull(query, "query");
-        return query.apply(store.entries(query.scopes()));
+        return query.apply(entries(query.scopes()));
     }
 
     @Override
@@ -143,7 +162,20 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         if (request.mode() != SearchMode.KEYWORD) {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
-        return KeywordScorer.rank(request, store.entries(request.scopes()));
+        // One corpus for both stores, so that scores (term statistics) do not depend on where an entry lives.
+        return KeywordScorer.rank(request, entries(request.scopes()));
+    }
+
+    private List<MemoryEntry> entries(Set<Scope> scopes) {
+        Optional<FileStore> global = store.ownerForReading(Scope.GLOBAL);
+        if (global.isPresent() && global.get() == store || !scopes.contains(Scope.GLOBAL)) {
+            return store.entries(scopes);
+        }
+        EnumSet<Scope> own = EnumSet.copyOf(scopes);
+        own.remove(Scope.GLOBAL);
+        List<MemoryEntry> all = new ArrayList<>(own.isEmpty() ? List.of() : store.entries(own));
+        global.ifPresent(shared -> all.addAll(shared.entries(Set.of(Scope.GLOBAL))));
+        return all;
     }
 
     @Override
@@ -151,14 +183,22 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         store.checkOpen();
         Keys.validate(key);
         Objects.requireNonNull(scope, "scope");
-        return store.delete(key, scope);
+        boolean deleted = store.ownerForReading(scope).map(owner -> owner.delete(key, scope)).orElse(false);
+        if (deleted && scope == Scope.GLOBAL) {
+            store.graph().pruneGlobal();
+        }
+        return deleted;
     }
 
     @Override
     public int clear(Scope scope) {
         store.checkOpen();
         Objects.requireNonNull(scope, "scope");
-        return store.clear(scope);
+        int cleared = store.ownerForReading(scope).map(owner -> owner.clear(scope)).orElse(0);
+        if (cleared > 0 && scope == Scope.GLOBAL) {
+            store.graph().pruneGlobal();
+        }
+        return cleared;
     }
 
     @Override
@@ -172,12 +212,20 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         return limits;
     }
 
-    private MemoryEntry restore(List<MemoryEntry> versions) {
+    private List<MemoryEntry> versions(String key, Scope scope) {
         store.checkOpen();
-        return store.restore(EntryRules.checkChain(versions, limits));
+        Keys.validate(key);
+        Objects.requireNonNull(scope, "scope");
+        return store.ownerForReading(scope).map(owner -> FileHistory.versions(owner, key, scope)).orElseGet(List::of);
     }
 
-    /** Releases the store lock. Idempotent; nothing keeps running. */
+    private MemoryEntry restore(List<MemoryEntry> versions) {
+        store.checkOpen();
+        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits);
+        return store.owner(chain.get(chain.size() - 1).scope()).restore(chain);
+    }
+
+    /** Releases the store locks. Idempotent; nothing keeps running. */
     @Override
     public void close() {
         store.close();
@@ -185,7 +233,7 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
 
     @Override
     public String toString() {
-        return "FileMemoryProvider[" + store.directory() + ", project=" + context.projectId() + ", session=" + context.sessionId() + "]";
+        return "FileMemoryProvider[" + store.directory() + ", global=" + globalDirectory() + ", project=" + context.projectId() + ", session=" + context.sessionId() + "]";
     }
 
     /**
@@ -194,6 +242,6 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
      */
     @Override
     public List<dev.forge.memory.StoreProblem> doctor() {
-        return store.problems();
+        return StoreDoctor.problems(store);
     }
 }

@@ -37,8 +37,9 @@ public final class ChildWriter {
                 .sessionId("child-session")
                 .clock(Clock.systemUTC())
                 .baseDirectory(directory)
+                .forgeHome(directory)
                 .registry(ProviderRegistry.of())
-                .config(ProviderConfig.of(Map.of("base_path", ".")))
+                .config(ProviderConfig.of(Map.of("base_path", ".", "global_path", ".")))
                 .build();
         try (MemoryProvider provider = new FileMemoryProviderFactory().open(context)) {
             ChildJvm.signal(signals.resolve("ready"));

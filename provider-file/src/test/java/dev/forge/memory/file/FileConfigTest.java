@@ -28,6 +28,14 @@ class FileConfigTest {
         assertThat(config.compression()).isEqualTo(FileConfig.Compression.NONE);
         assertThat(config.maxFileSize().bytes()).isEqualTo(8L * 1024 * 1024);
         assertThat(config.fsync()).isTrue();
+        assertThat(config.globalPath()).as("the default, $FORGE_HOME/file, is computed at open").isNull();
+    }
+
+    @Test
+    void global_path_binds_and_a_blank_one_is_rejected() {
+        assertThat(bind(Map.of("global_path", "~/shared-memories")).globalPath()).isEqualTo("~/shared-memories");
+        assertThatThrownBy(() -> bind(Map.of("global_path", " "))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("global_path");
     }
 
     @Test
@@ -44,7 +52,7 @@ class FileConfigTest {
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("compresion")
                 .hasMessageContaining("Did you mean 'compression'")
-                .hasMessageContaining("base_path, compression, fsync, max_file_size")
+                .hasMessageContaining("base_path, compression, fsync, global_path, max_file_size")
                 .satisfies(e -> assertThat(((ConfigurationException) e).source()).contains(".forge/config.yaml"));
     }
 

@@ -45,7 +45,7 @@ class ReadmeExampleTest {
 
     @Test
     void the_explicit_context_form_opens_the_file_provider_by_name() {
-        ProviderContext context = ProviderContext.builder().projectId("my-app").baseDirectory(project).build();
+        ProviderContext context = ProviderContext.builder().projectId("my-app").baseDirectory(project).forgeHome(forgeHome).build();
         try (MemoryProvider memory = context.open("file", ProviderConfig.empty())) {
             memory.set("decision:db", "We use SQLite for local state.", Scope.PROJECT);
         }

@@ -23,18 +23,40 @@ final class Stores {
     private Stores() {
     }
 
-    /** A context whose store is {@code directory} itself (base_path "."), unless the config names another. */
+    /**
+     * A context whose store is {@code directory} itself (base_path "."), GLOBAL included (global_path = base_path), unless the
+     * config names others; its forge home is {@code directory} too, never the user's.
+     */
     static ProviderContext context(Path directory, String project, String session, Map<String, ?> config) {
         Map<String, Object> settings = new java.util.LinkedHashMap<>(config);
         settings.putIfAbsent("base_path", ".");
+        settings.putIfAbsent("global_path", settings.get("base_path"));
+        return context(directory, project, session, directory, settings);
+    }
+
+    /**
+     * A context of project {@code project} in {@code projectDirectory} with forge home {@code forgeHome} and the given
+     * config as it is: GLOBAL goes to the shared store ({@code forgeHome/file} unless global_path says otherwise).
+     */
+    static ProviderContext sharedContext(Path projectDirectory, String project, Path forgeHome, Map<String, ?> config) {
+        return context(projectDirectory, project, SESSION, forgeHome, config);
+    }
+
+    private static ProviderContext context(Path directory, String project, String session, Path forgeHome, Map<String, ?> config) {
         return ProviderContext.builder()
                 .projectId(project)
                 .sessionId(session)
                 .clock(Clock.systemUTC())
                 .baseDirectory(directory)
+                .forgeHome(forgeHome)
                 .registry(ProviderRegistry.of(new FileMemoryProviderFactory()))
-                .config(ProviderConfig.of(settings, "test", "memory.config"))
+                .config(ProviderConfig.of(config, "test", "memory.config"))
                 .build();
+    }
+
+    /** Opens {@link #sharedContext}. */
+    static FileMemoryProvider openShared(Path projectDirectory, String project, Path forgeHome, Map<String, ?> config) {
+        return (FileMemoryProvider) new FileMemoryProviderFactory().open(sharedContext(projectDirectory, project, forgeHome, config));
     }
 
     static FileMemoryProvider open(Path directory) {

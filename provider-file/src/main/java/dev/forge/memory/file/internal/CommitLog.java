@@ -70,12 +70,20 @@ public final class CommitLog {
      *
      * @param namespace where
      * @param key       the key
+     * @param previous  the entry it removes, where the record keeps it (the shared part of a spanning commit, so that
+     *                  completing it again never removes what another project stored since)
      */
-    public record Remove(Namespace namespace, String key) implements Operation {
+    public record Remove(Namespace namespace, String key, Optional<MemoryEntry> previous) implements Operation {
         /** Rejects nulls. */
         public Remove {
             Objects.requireNonNull(namespace, "namespace");
             Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(previous, "previous");
+        }
+
+        /** A removal that does not record what it removes. */
+        public Remove(Namespace namespace, String key) {
+            this(namespace, key, Optional.empty());
         }
     }
 
@@ -123,9 +131,15 @@ public final class CommitLog {
      * A commit record.
      *
      * @param file       where it is stored
-     * @param operations the changes, in order
+     * @param operations the changes to this store, in order
+     * @param shared     the GLOBAL changes of a transaction that spans this store and the shared global store, which
+     *                   this record makes complete together with {@code operations}; empty otherwise
      */
-    public record Record(Path file, List<Operation> operations) {
+    public record Record(Path file, List<Operation> operations, List<Operation> shared) {
+        /** A record of this store's operations only. */
+        public Record(Path file, List<Operation> operations) {
+            this(file, operations, List.of());
+        }
     }
 
     private final Path directory;
@@ -142,6 +156,24 @@ public final class CommitLog {
 
     /** Writes a commit record atomically and durably (when {@code fsync}); returns it. */
     public Record write(List<Operation> operations, boolean fsync) throws IOException {
+        return write(operations, List.of(), fsync);
+    }
+
+    /** Writes a commit record with the shared store's part of a spanning transaction; see {@link Record}. */
+    public Record write(List<Operation> operations, List<Operation> shared, boolean fsync) throws IOException {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("format", EntryCodec.FORMAT);
+        root.put("operations", items(operations));
+        if (!shared.isEmpty()) {
+            root.put("shared_global", items(shared));
+        }
+        AtomicFiles.createDirectories(directory, fsync);
+        Path file = directory.resolve(UUID.randomUUID() + SUFFIX);
+        AtomicFiles.write(directory, file, EntryCodec.JSON.writeValueAsBytes(root), fsync);
+        return new Record(file, List.copyOf(operations), List.copyOf(shared));
+    }
+
+    private static List<Map<String, Object>> items(List<Operation> operations) {
         List<Map<String, Object>> items = new ArrayList<>(operations.size());
         for (Operation operation : operations) {
             Map<String, Object> item = new LinkedHashMap<>();
@@ -156,16 +188,11 @@ public final class CommitLog {
             } else {
                 item.put("op", "remove");
                 item.put("key", operation.key());
+                ((Remove) operation).previous().ifPresent(previous -> item.put("previous", EntryCodec.toMap(previous)));
             }
             items.add(item);
         }
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("format", EntryCodec.FORMAT);
-        root.put("operations", items);
-        AtomicFiles.createDirectories(directory, fsync);
-        Path file = directory.resolve(UUID.randomUUID() + SUFFIX);
-        AtomicFiles.write(directory, file, EntryCodec.JSON.writeValueAsBytes(root), fsync);
-        return new Record(file, List.copyOf(operations));
+        return items;
     }
 
     /** Whether any record is waiting; one directory listing. */
@@ -200,8 +227,16 @@ public final class CommitLog {
         if (root == null || !root.path("operations").isArray()) {
             throw new EntryCodec.MalformedException("it has no 'operations' list", null);
         }
+        List<Operation> shared = root.has("shared_global") ? operations(root.get("shared_global")) : List.of();
+        return new Record(file, operations(root.get("operations")), shared);
+    }
+
+    private static List<Operation> operations(JsonNode list) throws EntryCodec.MalformedException {
+        if (!list.isArray()) {
+            throw new EntryCodec.MalformedException("a list of operations is not a list", null);
+        }
         List<Operation> operations = new ArrayList<>();
-        for (JsonNode item : root.get("operations")) {
+        for (JsonNode item : list) {
             String path = item.path("namespace").textValue();
             Namespace namespace = path == null ? null : Namespace.parse(path);
             if (namespace == null) {
@@ -227,14 +262,16 @@ public final class CommitLog {
                 } catch (RuntimeException e) {
                     throw new EntryCodec.MalformedException("a remove operation has an invalid key", e);
                 }
-                operations.add(new Remove(namespace, key));
+                JsonNode previous = item.get("previous");
+                operations.add(new Remove(namespace, key, previous == null || previous.isNull()
+                        ? Optional.empty() : Optional.of(EntryCodec.fromTree(previous))));
             } else if (op.equals("restore")) {
                 operations.add(readRestore(namespace, item.get("versions")));
             } else {
                 throw new EntryCodec.MalformedException("unknown operation '" + op + "'", null);
             }
         }
-        return new Record(file, List.copyOf(operations));
+        return List.copyOf(operations);
     }
 
     private static Restore readRestore(Namespace namespace, JsonNode items) throws EntryCodec.MalformedException {

@@ -13,6 +13,7 @@ import dev.forge.memory.file.internal.RelationFile.Node;
 import dev.forge.memory.support.tx.Change;
 import dev.forge.memory.support.tx.Commit;
 import dev.forge.memory.Keys;
+import dev.forge.memory.Scope;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,6 +49,10 @@ final class FileCommits {
      * @throws ConflictException if another writer changed a key the transaction touched; nothing is applied
      */
     public void commit(Commit<Lookup> commit) {
+        if (store.globalApart() && touchesGlobal(commit)) {
+            SpanningCommit.commit(store, store.shared(), commit);
+            return;
+        }
         store.write("commit a transaction", changes -> {
             for (EntryRef ref : commit.observed().keySet()) {
                 store.fileIndex.reload(store.namespace(ref.scope()), Keys.toFileName(ref.key()));
@@ -66,6 +71,11 @@ final class FileCommits {
             applyRecorded(operations, changes, Recorded.TRANSACTION);
             return null;
         });
+    }
+
+    private static boolean touchesGlobal(Commit<Lookup> commit) {
+        return commit.observed().keySet().stream().anyMatch(ref -> ref.scope() == Scope.GLOBAL)
+                || commit.changes().stream().anyMatch(change -> change.ref().scope() == Scope.GLOBAL);
     }
 
     /** How the failures of a recorded change are told: a transaction commit or a restore. */
@@ -160,7 +170,7 @@ final class FileCommits {
      * keeps the entry it replaces as history: by a hard link when the file on disk holds it (a commit), written
      * from the record otherwise (a commit completed again after a crash).
      */
-    private List<Line> apply(List<Operation> operations, FileChanges changes) throws IOException {
+    List<Line> apply(List<Operation> operations, FileChanges changes) throws IOException {
         List<Line> lines = new ArrayList<>();
         Set<Node> removed = new HashSet<>();
         Set<Namespace> removedIn = new LinkedHashSet<>();
@@ -230,6 +240,9 @@ final class FileCommits {
             }
             FileChanges changes = new FileChanges();
             try {
+                if (!record.shared().isEmpty()) {
+                    SpanningCommit.completeSharedPart(store, record);
+                }
                 journalCommit(apply(record.operations(), changes));
                 changes.complete();
                 store.commitLog.remove(record, store.fsync);

@@ -8,6 +8,7 @@ import dev.forge.memory.EntryRef;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.GraphPath;
 import dev.forge.memory.Relation;
+import dev.forge.memory.Scope;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.file.internal.Journal.Line;
 import dev.forge.memory.file.internal.RelationFile.Edge;
@@ -117,6 +118,10 @@ public final class FileRelations {
     }
 
     private boolean exists(Node node) {
+        if (store.globalApart() && node.namespace().scope() == Scope.GLOBAL) {
+            return store.ownerForReading(Scope.GLOBAL).map(shared -> shared.lookup(node.key(), Scope.GLOBAL).entry() != null)
+                    .orElse(false);
+        }
         FileStore.NamespaceIndex space = store.index.get(node.namespace());
         return space != null && space.entries.containsKey(Keys.toFileName(node.key()));
     }
@@ -135,8 +140,8 @@ public final class FileRelations {
         Node source = node(from);
         Node target = node(to);
         return store.write("relate " + from + " to " + to, changes -> {
-            store.fileIndex.reload(source.namespace(), Keys.toFileName(source.key()));
-            store.fileIndex.reload(target.namespace(), Keys.toFileName(target.key()));
+            reloadOwn(source);
+            reloadOwn(target);
             requireExists(source);
             requireExists(target);
             syncRelations();
@@ -158,6 +163,48 @@ public final class FileRelations {
             saveRelations(all, changes);
             return edge.toRelation();
         });
+    }
+
+    /** Re-reads a node's entry file when this store holds it (the shared store catches up by itself when asked). */
+    private void reloadOwn(Node node) throws IOException {
+        if (store.owner(node.namespace().scope()) == store) {
+            store.fileIndex.reload(node.namespace(), Keys.toFileName(node.key()));
+        }
+    }
+
+    /**
+     * Drops the relations one of whose GLOBAL ends no longer exists in the shared global store (deleted or cleared,
+     * from any project), so that a GLOBAL key stored again starts without them. Nothing to do when GLOBAL lives here.
+     */
+    public void pruneGlobal() {
+        if (!store.globalApart()) {
+            return;
+        }
+        store.write("drop the relations of removed GLOBAL entries", changes -> {
+            pruneGlobal(changes);
+            return null;
+        });
+    }
+
+    void pruneGlobal(FileChanges changes) throws IOException {
+        syncRelations();
+        if (relationsProblem != null) {
+            return;
+        }
+        List<Edge> kept = new ArrayList<>(edges.size());
+        for (Edge edge : edges) {
+            if (existsIfGlobal(edge.from()) && existsIfGlobal(edge.to())) {
+                kept.add(edge);
+            }
+        }
+        if (kept.size() != edges.size()) {
+            store.announce(changes, List.of(Line.relations()));
+            saveRelations(kept, changes);
+        }
+    }
+
+    private boolean existsIfGlobal(Node node) {
+        return node.namespace().scope() != Scope.GLOBAL || exists(node);
     }
 
     private void requireExists(Node node) {

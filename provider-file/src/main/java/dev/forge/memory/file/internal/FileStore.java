@@ -39,8 +39,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine behind one {@code file} provider: the in-memory index of the entries this provider can see (its
- * session, its project, global), kept in step with the directory through the {@link Journal}, and every change
+ * The engine behind one {@code file} store: the in-memory index of the entries a provider can see in it (its
+ * session, its project, and global, unless a shared global store holds GLOBAL apart), kept in step with the directory through the {@link Journal}, and every change
  * made on disk under the {@link StoreLock}.
  *
  * <p>Locking order: the store lock (exclusive for writers, shared for readers catching up), then this engine's
@@ -102,8 +102,14 @@ public final class FileStore {
     private volatile Cursor cursor = new Cursor(null, 0, FileStamp.MISSING);
     volatile boolean stale = true;
 
-    private FileStore(String provider, Path store, StoreLock storeLock, String projectId, String sessionId, Clock clock,
-                      boolean gzip, boolean fsync, long maxFileSize, long journalLimit) {
+    /**
+     * The shared store GLOBAL lives in when it is not this one (this store's own {@code global} directory is then what
+     * an older version left there), or null; its locks are always taken after this store's.
+     */
+    private volatile SharedGlobal sharedGlobal;
+
+    private FileStore(String provider, Path store, StoreLock storeLock, Set<Scope> scopes, String projectId, String sessionId,
+                      Clock clock, boolean gzip, boolean fsync, long maxFileSize, long journalLimit) {
         this.provider = provider;
         this.store = store;
         this.clock = clock;
@@ -118,7 +124,9 @@ public final class FileStore {
         for (Scope scope : Scope.values()) {
             Namespace namespace = Namespace.of(scope, projectId, sessionId);
             namespaces.put(scope, namespace);
-            index.put(namespace, new NamespaceIndex());
+            if (scopes.contains(scope)) {
+                index.put(namespace, new NamespaceIndex());
+            }
         }
     }
 
@@ -129,11 +137,14 @@ public final class FileStore {
      * cannot be completed is logged, and writes fail until it can be.
      *
      * @param provider     the provider's name, for messages
+     * @param setting      the config key that names {@code directory}, for messages
+     * @param scopes       the scopes whose directories this store indexes
+     * @param shared       the store GLOBAL lives in when it is not this one (opened on first use), else null
      * @param journalLimit the journal size past which a writer starts a new one
      * @throws BackendUnavailableException if the directory cannot be created, locked or read
      */
-    public static FileStore open(String provider, Path directory, String projectId, String sessionId, Clock clock,
-                                 boolean gzip, boolean fsync, long maxFileSize, long journalLimit) {
+    public static FileStore open(String provider, String setting, Path directory, Set<Scope> scopes, SharedGlobal shared, String projectId,
+                                 String sessionId, Clock clock, boolean gzip, boolean fsync, long maxFileSize, long journalLimit) {
         Path real;
         try {
             AtomicFiles.createDirectories(directory, false);
@@ -141,9 +152,10 @@ public final class FileStore {
         } catch (IOException e) {
             Optional<String> link = StoreDirectory.brokenLink(directory);
             throw new BackendUnavailableException("Cannot create or open the memory directory " + directory
-                    + " (config key base_path): " + link.map(why -> why + "; the directory may be a link, but to a "
-                    + "directory, and nothing was created where it points. Point base_path at a directory, or mend "
-                    + "the link.").orElse(e + ". Check the path and its permissions."), e);
+                    + " (config key " + setting + "): " + link.map(why -> why + "; the directory may be a link, but to a "
+                    + "directory, and nothing was created where it points. Point " + setting + " at a directory, or mend "
+                    + "the link.").orElse(e + ". Check the path and its permissions, or point " + setting
+                    + " at a directory you can write."), e);
         }
         StoreLock lock;
         try {
@@ -152,7 +164,9 @@ public final class FileStore {
             throw new BackendUnavailableException("Cannot open the lock file in " + real + ": " + e
                     + ". Check that the directory is writable.", e);
         }
-        FileStore fileStore = new FileStore(provider, real, lock, projectId, sessionId, clock, gzip, fsync, maxFileSize, journalLimit);
+        FileStore fileStore = new FileStore(provider, real, lock, scopes, projectId, sessionId, clock, gzip, fsync, maxFileSize,
+                journalLimit);
+        fileStore.sharedGlobal = shared;
         try {
             fileStore.initialize();
         } catch (RuntimeException | Error e) {
@@ -199,6 +213,44 @@ public final class FileStore {
         return graph;
     }
 
+    /** The store that holds the entries of {@code scope}: the shared one for GLOBAL, if any, else this one. */
+    public FileStore owner(Scope scope) {
+        return scope == Scope.GLOBAL && globalApart() ? shared() : this;
+    }
+
+    /**
+     * The store to read the entries of {@code scope} from, or empty for GLOBAL when the shared store was never created:
+     * reading does not create it.
+     */
+    public Optional<FileStore> ownerForReading(Scope scope) {
+        SharedGlobal global = sharedGlobal;
+        if (scope != Scope.GLOBAL || global == null) {
+            return Optional.of(this);
+        }
+        return Optional.ofNullable(global.storeIfAny());
+    }
+
+    /** Whether GLOBAL lives in a shared store apart from this one. */
+    boolean globalApart() {
+        return sharedGlobal != null;
+    }
+
+    /**
+     * The shared global store, opened now if it was not; null if GLOBAL lives here.
+     *
+     * @throws BackendUnavailableException if it cannot be opened
+     */
+    FileStore shared() {
+        SharedGlobal global = sharedGlobal;
+        return global == null ? null : global.store();
+    }
+
+    /** The configured directory of the shared global store, or null if GLOBAL lives here. */
+    Path sharedDirectory() {
+        SharedGlobal global = sharedGlobal;
+        return global == null ? null : global.directory();
+    }
+
     /** The namespace this store's provider uses for {@code scope}. */
     public Namespace namespace(Scope scope) {
         return namespaces.get(Objects.requireNonNull(scope, "scope"));
@@ -209,10 +261,14 @@ public final class FileStore {
         return closed.get();
     }
 
-    /** Releases the store lock; idempotent. */
+    /** Releases the store lock, and the shared global store's; idempotent. */
     public void close() {
         if (closed.compareAndSet(false, true)) {
             storeLock.release();
+            SharedGlobal global = sharedGlobal;
+            if (global != null) {
+                global.close();
+            }
         }
     }
 
@@ -275,85 +331,6 @@ public final class FileStore {
         });
     }
 
-    /**
-     * What is wrong with the files this provider sees: entry files that cannot be read (skipped, their keys
-     * unreadable), files moved aside as {@code NAME.corrupt-TIMESTAMP} by a later write of their key, and a damaged
-     * relations file; sorted by location.
-     */
-    public List<dev.forge.memory.StoreProblem> problems() {
-        checkOpen();
-        return Interrupts.deferred(() -> caughtUp("check the store", () -> {
-            List<dev.forge.memory.StoreProblem> problems = new ArrayList<>();
-            for (Map.Entry<Namespace, NamespaceIndex> space : index.entrySet()) {
-                for (Loaded damaged : space.getValue().damaged.values()) {
-                    problems.add(new dev.forge.memory.StoreProblem(damaged.file().toString(), "cannot be read: "
-                            + damaged.problem() + "; it is skipped and reading its key fails until it is repaired, "
-                            + "removed, or the key stored again"));
-                }
-                Path directory = files.directory(space.getKey());
-                if (Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
-                    try (java.util.stream.Stream<Path> list = Files.list(directory)) {
-                        list.filter(f -> f.getFileName().toString().contains(AtomicFiles.CORRUPT_INFIX)).forEach(f ->
-                                problems.add(new dev.forge.memory.StoreProblem(f.toString(), "a damaged file moved aside "
-                                        + "when its key was stored again; nothing reads it: look into it, then remove it")));
-                    }
-                }
-            }
-            if (graph.relationsProblem() != null) {
-                problems.add(new dev.forge.memory.StoreProblem(relationFile.file().toString(), "cannot be read: "
-                        + graph.relationsProblem() + "; relations are unavailable until it is repaired or removed"));
-            }
-            problems.sort(java.util.Comparator.comparing(dev.forge.memory.StoreProblem::location)
-                    .thenComparing(dev.forge.memory.StoreProblem::problem));
-            return List.copyOf(problems);
-        }));
-    }
-
-    /**
-     * Every version of a key, oldest first; read from disk under the shared lock, after completing any commit a
-     * crash cut off.
-     */
-    public List<MemoryEntry> versions(String key, Scope scope) {
-        checkOpen();
-        Keys.validate(key);
-        Objects.requireNonNull(scope, "scope");
-        Namespace namespace = namespace(scope);
-        String name = Keys.toFileName(key);
-        checkOpen();
-        completeCutOffCommits();
-        return Interrupts.deferred(() -> caughtUp("read the history of key '" + Keys.abbreviate(key) + "'", () -> {
-            Lookup lookup = lookup(namespace, name);
-            if (lookup.damaged() != null) {
-                throw lookup.damaged().corruption(key);
-            }
-            if (lookup.entry() == null) {
-                return List.of();
-            }
-            return List.copyOf(files.versions(namespace, name, lookup.entry()));
-        }));
-    }
-
-    /**
-     * Completes commits a crash cut off, as the next write would. Needed before reading history from disk: a restore
-     * cut off between its entry file and its history directory leaves the two out of step until its record is
-     * completed, and the index (journaled only once a commit is complete) cannot tell. One directory listing when
-     * nothing is pending. If completing fails, the read goes on: writes report the record.
-     */
-    private void completeCutOffCommits() {
-        try {
-            if (commitLog.pending().isEmpty()) {
-                return;
-            }
-        } catch (IOException e) {
-            throw storage("list the commit records", e);
-        }
-        try {
-            write("complete a commit that was cut off", changes -> null);
-        } catch (StorageException e) {
-            LOG.debug("Reading history while a commit record cannot be completed: {}", e.getMessage());
-        }
-    }
-
     <T> T read(Reading<T> reading) {
         checkOpen();
         return Interrupts.deferred(() -> {
@@ -385,7 +362,7 @@ public final class FileStore {
     }
 
     /** Runs {@code body} under the shared store lock and the index write lock, caught up with the journal. */
-    private <T> T caughtUp(String what, Reading<T> body) {
+    <T> T caughtUp(String what, Reading<T> body) {
         try (StoreLock.Held held = storeLock.shared()) {
             indexLock.writeLock().lock();
             try {

@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * The file store side of an {@link dev.forge.memory.support.tx.OptimisticTransaction}: a key's revision is what its
  * file held at first touch ({@link Lookup#sameStateAs}); a damaged file reads as unreadable, and a set or
- * delete replaces it. Deletions leave no tombstone. Commits go through {@link FileCommits#commit}.
+ * delete replaces it. Deletions leave no tombstone. GLOBAL keys are read in the shared global store when it is apart;
+ * commits go through {@link FileCommits#commit}.
  */
 public final class FileTransactions extends TransactionBackend<Lookup> {
 
@@ -27,7 +28,8 @@ public final class FileTransactions extends TransactionBackend<Lookup> {
 
     @Override
     public Snapshot<Lookup> read(EntryRef ref) {
-        Lookup stored = store.lookup(ref.key(), ref.scope());
+        // A shared global store not made yet holds nothing: reading does not make it.
+        Lookup stored = store.ownerForReading(ref.scope()).map(owner -> owner.lookup(ref.key(), ref.scope())).orElse(Lookup.ABSENT);
         if (stored.damaged() != null) {
             return Snapshot.unreadable(stored.damaged().corruption(ref.key()), stored);
         }
@@ -37,7 +39,7 @@ public final class FileTransactions extends TransactionBackend<Lookup> {
     /** {@link FileStore#prepare}: stamps the entry and checks its encoded size against {@code max_file_size}. */
     @Override
     public MemoryEntry prepare(EntryWrite write, Optional<MemoryEntry> live, long lastVersion) {
-        return store.prepare(write, live);
+        return store.owner(write.scope()).prepare(write, live);
     }
 
     @Override
