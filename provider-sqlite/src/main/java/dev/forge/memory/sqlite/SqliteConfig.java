@@ -58,7 +58,9 @@ public record SqliteConfig(String path, String globalPath, Synchronous synchrono
         } else if (path.isBlank()) {
             throw new ConfigurationException("'path' must not be blank: leave it out to use the project's " + DEFAULT_PATH + ".");
         }
-        if (globalPath != null && globalPath.isBlank()) {
+        if (DEFAULT_GLOBAL_PATH.equals(globalPath)) {
+            globalPath = null; // the template's expression for the default, as init writes it
+        } else if (globalPath != null && globalPath.isBlank()) {
             throw new ConfigurationException("'global_path' must not be blank: leave it out to use $FORGE_HOME/"
                     + GLOBAL_FILE_NAME + ".");
         }
