@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
-import dev.forge.memory.conformance.ChildJvm;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -34,25 +30,16 @@ class SharedGlobalAcrossProcessesTest {
     @TempDir
     Path signals;
 
-    private String log() throws IOException {
-        return Files.readString(signals.resolve("child.log"), StandardCharsets.UTF_8);
-    }
-
     @Test
     void two_projects_writing_global_at_once_lose_nothing() throws Exception {
         Path forgeHome = directory.resolve("forge-home");
         Path otherProject = Files.createDirectories(directory.resolve("other-checkout"));
         try (SqliteMemoryProvider provider = Stores.open(directory, Map.of("busy_timeout", "60s"))) {
-            ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(SqliteGlobalChildWriter.class, forgeHome.toString(),
-                    otherProject.toString(), Integer.toString(CHILD_WRITES), signals.toString()));
-            builder.redirectErrorStream(true);
-            builder.redirectOutput(signals.resolve("child.log").toFile());
-            Process child = builder.start();
+            // The child opens its provider while this one is open: a second project is never locked out.
+            Process child = ChildWriters.startAndGo(signals, SqliteGlobalChildWriter.class, forgeHome.toString(),
+                    otherProject.toString(), Integer.toString(CHILD_WRITES), signals.toString());
             int parentWrites = 0;
             try {
-                assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60)))
-                        .as("the child opened its provider while this one is open; its output:%n%s", log()).isTrue();
-                ChildJvm.signal(signals.resolve("go"));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (System.nanoTime() < deadline && (parentWrites < 10 || child.isAlive())) {
                     provider.set("counter", "parent write " + parentWrites, Scope.GLOBAL);
@@ -61,8 +48,7 @@ class SharedGlobalAcrossProcessesTest {
                     parentWrites++;
                     Thread.sleep(1);
                 }
-                assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child finished; its output:%n%s", log()).isTrue();
-                assertThat(child.exitValue()).as("the child succeeded; its output:%n%s", log()).isZero();
+                ChildWriters.awaitSuccess(child, signals);
             } finally {
                 child.destroyForcibly();
             }

@@ -232,10 +232,9 @@ public final class ScopedGraph {
                     throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry " + own
                             + " that this provider can see. Store it first.");
                 }
-                try (PreparedStatement upsert = connection.prepareStatement(Statements.UPSERT_LINK)) {
-                    upsert.setLong(bind(upsert, id), now.toEpochMilli());
-                    return upsert.executeUpdate();
-                }
+                writeHalf(connection, id, outgoing, type, stores.of(other.scope()).namespace(other.scope()), other.key(),
+                        now.toEpochMilli());
+                return null;
             });
         }
 
@@ -254,7 +253,7 @@ public final class ScopedGraph {
         }
     }
 
-    /** Writes one half on {@code connection}, in a transaction of the caller's: for the move of old GLOBAL rows. */
+    /** Writes one half, or its new time, on {@code connection}, in a transaction of the caller's. */
     static void writeHalf(Connection connection, long entryId, boolean outgoing, String type, Namespace other,
                           String otherKey, long createdAt) throws SQLException {
         try (PreparedStatement upsert = connection.prepareStatement(Statements.UPSERT_LINK)) {
