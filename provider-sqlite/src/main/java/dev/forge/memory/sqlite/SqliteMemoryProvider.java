@@ -4,6 +4,7 @@ import dev.forge.memory.Capability;
 import dev.forge.memory.Hit;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
+import dev.forge.memory.StorageException;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.Scope;
@@ -26,6 +27,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code sqlite} provider: memories in embedded SQLite database files (sqlite-jdbc), with keyword search by FTS5,
@@ -56,6 +59,8 @@ import java.util.Set;
  * <p>Schema, durability per setting, search scores and settings: docs/providers/sqlite.md.
  */
 public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryProvider.class);
 
     /** The name this provider is selected by. */
     public static final String NAME = "sqlite";
@@ -141,6 +146,10 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
         }
         try {
             GlobalMove.run(stores);
+        } catch (StorageException e) {
+            // A full disk (or another write failure) must not keep the provider from reading, as with one file: the
+            // keys stay in the project file, doctor lists them, and the next open moves them.
+            LOG.warn("{}", GlobalStoreErrors.moveFailed(stores, e).getMessage());
         } catch (RuntimeException e) {
             stores.close();
             throw GlobalStoreErrors.moveFailed(stores, e);

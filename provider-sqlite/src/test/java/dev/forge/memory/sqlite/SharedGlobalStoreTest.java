@@ -227,6 +227,28 @@ class SharedGlobalStoreTest {
     }
 
     @Test
+    void a_global_database_locked_past_busy_timeout_fails_the_open_and_the_old_global_rows_stay() throws Exception {
+        try (SqliteMemoryProvider old = openOldWay()) {
+            old.set("learning", "kept", Scope.GLOBAL);
+        }
+        downgradeToLastRelease();
+        try (SqliteMemoryProvider other = openOtherProject(Map.of())) {
+            other.set("other", "creates the shared database", Scope.GLOBAL);
+        }
+        try (Connection lock = Stores.jdbc(globalFile()); Statement statement = lock.createStatement()) {
+            statement.execute("BEGIN IMMEDIATE");
+            assertThatThrownBy(() -> Stores.open(directory, Map.of("busy_timeout", "0")))
+                    .isInstanceOf(BackendUnavailableException.class).hasMessageContaining(globalFile().toString());
+            statement.execute("ROLLBACK");
+        }
+        assertThat(globalRowsIn(projectFile())).isEqualTo(2);
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            assertThat(provider.get("learning", Scope.GLOBAL).orElseThrow().value()).isEqualTo("kept");
+        }
+        assertThat(globalRowsIn(projectFile())).isZero();
+    }
+
+    @Test
     void a_global_path_that_is_a_directory_or_not_a_database_is_refused_naming_global_path() throws Exception {
         Files.createDirectories(directory.resolve("shared-dir"));
         assertThatThrownBy(() -> Stores.open(directory, Map.of("global_path", "shared-dir")))

@@ -4,6 +4,7 @@ import dev.forge.memory.Keys;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.Scope;
 import dev.forge.memory.StoreProblem;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -141,7 +142,7 @@ public final class GlobalMove {
 
     /**
      * The GLOBAL keys still in the project file, each a problem for {@code doctor}: the shared store holds the same key
-     * with other content, so it did not move.
+     * with other content, so it did not move, or the move failed when the provider opened (a full disk).
      */
     public static List<StoreProblem> leftovers(ScopedStores stores) {
         if (!stores.split()) {
@@ -149,12 +150,19 @@ public final class GlobalMove {
         }
         List<StoreProblem> problems = new ArrayList<>();
         String file = stores.project().path().toString();
+        Path global = stores.global().path();
         try {
             for (String key : oldKeys(stores.project())) {
-                problems.add(new StoreProblem(file, "GLOBAL key '" + Keys.abbreviate(key) + "' of this project database "
-                        + "did not move to the shared global store " + stores.global().path() + ", which holds another '"
-                        + Keys.abbreviate(key) + "': read this one with global_path set to " + file + ", keep what you "
-                        + "need in the shared store, then delete it there (forge-memory delete with that global_path)"));
+                String name = "'" + Keys.abbreviate(key) + "'";
+                boolean held = !stores.global().database().read("read GLOBAL key " + name,
+                        connection -> KeyRows.read(connection, key)).isEmpty();
+                problems.add(new StoreProblem(file, held
+                        ? "GLOBAL key " + name + " of this project database did not move to the shared global database "
+                        + global + ", which holds another " + name + ": read this one with global_path set to " + file
+                        + ", keep what you need in the shared database, then delete it there (with that global_path)"
+                        : "GLOBAL key " + name + " of this project database has not moved to the shared global database "
+                        + global + " yet (the move failed when the provider opened: see its log); open the provider "
+                        + "again where the disk has space and the global database can be written"));
             }
         } catch (MemoryException e) {
             problems.add(new StoreProblem(file, "cannot list the GLOBAL keys left in this project database: " + e.getMessage()));
