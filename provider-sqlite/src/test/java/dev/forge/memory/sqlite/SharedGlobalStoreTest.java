@@ -94,6 +94,21 @@ class SharedGlobalStoreTest {
     }
 
     @Test
+    void two_stores_a_project_keeps_apart_keep_their_global_apart_and_share_it_with_other_projects_of_the_same_name()
+            throws Exception {
+        // A hybrid router's storage and its relations child, each holding a copy of every memory.
+        try (SqliteMemoryProvider storage = Stores.open(directory);
+             SqliteMemoryProvider relations = Stores.open(directory, Map.of("path", ".forge/relations.db"));
+             SqliteMemoryProvider otherRelations = openOtherProject(Map.of("path", ".forge/relations.db"))) {
+            MemoryEntry stored = storage.set("g", "v", Scope.GLOBAL);
+            relations.set("g", "v", Scope.GLOBAL);
+            assertThat(storage.get("g", Scope.GLOBAL)).contains(stored);
+            assertThat(relations.globalDatabaseFile()).isEqualTo(forgeHome().resolve("relations.db").toRealPath());
+            assertThat(otherRelations.get("g", Scope.GLOBAL).orElseThrow().version()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void one_file_for_both_works_as_one_store_when_global_path_names_the_project_file() throws Exception {
         try (SqliteMemoryProvider provider = openOldWay()) {
             provider.set("g", "x", Scope.GLOBAL);
