@@ -19,22 +19,37 @@ import java.util.List;
  *   provider: sqlite
  *   config:
  *     path: .forge/memory.db   # the database file; relative to the project directory; this is the default
+ *     global_path: ${FORGE_HOME:-~/.forge}/memory.db  # GLOBAL memories, shared by every project; the default
+ *                              # (the file name of path in the forge home)
  *     synchronous: full        # full (default) or normal; see SqliteMemoryProvider on durability
  *     busy_timeout: 5s         # how long a write waits for another process's write; default 5s
  * }</pre>
  *
- * @param path        the database file; relative paths resolve against the context's base directory, {@code ~}
- *                    against the home directory. Every project and session using the file shares its GLOBAL
- *                    entries: point several projects at one file to share them
+ * @param path        the database file of PROJECT and SESSION memories; relative paths resolve against the context's
+ *                    base directory, {@code ~} against the home directory
+ * @param globalPath  the database file of GLOBAL memories, shared by every project of the user; {@code null} for the
+ *                    file name of {@code path} in the forge home: {@code $FORGE_HOME/memory.db} (else
+ *                    {@code ~/.forge/memory.db}) for the default path; resolved like {@code path}. When it names the
+ *                    same file as {@code path}, that one file holds everything
  * @param synchronous how hard each commit pushes its data to the disk: {@link Synchronous#FULL} survives a power
  *                    loss, {@link Synchronous#NORMAL} is faster but may lose the last commits to one
  * @param busyTimeout how long an operation waits for a lock held by another connection or process before it fails
  *                    with {@link dev.forge.memory.BackendUnavailableException}; zero fails at once
  */
-public record SqliteConfig(String path, Synchronous synchronous, TimeSpan busyTimeout) {
+public record SqliteConfig(String path, String globalPath, Synchronous synchronous, TimeSpan busyTimeout) {
 
     /** The default {@code path}: {@code .forge/memory.db} under the project directory. */
     public static final String DEFAULT_PATH = ".forge/memory.db";
+
+    /**
+     * What {@code global_path} means when it is left out and {@code path} is at its default, written so that setting it
+     * to this changes nothing: {@code $FORGE_HOME/memory.db}, else {@code ~/.forge/memory.db}. (With another
+     * {@code path}, the default is that file's name in the same directory.)
+     */
+    public static final String DEFAULT_GLOBAL_PATH = "${FORGE_HOME:-~/.forge}/memory.db";
+
+    /** The file name of the default {@code global_path} in the forge home, for the default {@code path}. */
+    public static final String GLOBAL_FILE_NAME = "memory.db";
 
     /** The default {@code busy_timeout}: five seconds. */
     public static final TimeSpan DEFAULT_BUSY_TIMEOUT = new TimeSpan(Duration.ofSeconds(5));
@@ -45,6 +60,12 @@ public record SqliteConfig(String path, Synchronous synchronous, TimeSpan busyTi
             path = DEFAULT_PATH;
         } else if (path.isBlank()) {
             throw new ConfigurationException("'path' must not be blank: leave it out to use the project's " + DEFAULT_PATH + ".");
+        }
+        if (DEFAULT_GLOBAL_PATH.equals(globalPath) && DEFAULT_PATH.equals(path)) {
+            globalPath = null; // the template's expression for the default, as init writes it
+        } else if (globalPath != null && globalPath.isBlank()) {
+            throw new ConfigurationException("'global_path' must not be blank: leave it out to use the file name of "
+                    + "'path' in $FORGE_HOME.");
         }
         if (synchronous == null) {
             synchronous = Synchronous.FULL;
@@ -59,15 +80,22 @@ public record SqliteConfig(String path, Synchronous synchronous, TimeSpan busyTi
 
     /** Every setting at its default. */
     public static SqliteConfig defaults() {
-        return new SqliteConfig(null, null, null);
+        return new SqliteConfig(null, null, null, null);
+    }
+
+    /** The settings of earlier releases, {@code global_path} at its default. */
+    public SqliteConfig(String path, Synchronous synchronous, TimeSpan busyTimeout) {
+        this(path, null, synchronous, busyTimeout);
     }
 
     /** The keys of this record, described for templates, at their defaults. */
     static List<Setting> settings() {
         SqliteConfig defaults = defaults();
         return List.of(
-                Setting.of("path", "path", defaults.path(), "the database file; relative to the project directory; "
-                        + "point several projects at one file to share GLOBAL memories"),
+                Setting.of("path", "path", defaults.path(), "the database file of PROJECT and SESSION memories; "
+                        + "relative to the project directory"),
+                Setting.of("global_path", "path", DEFAULT_GLOBAL_PATH, "the database file of GLOBAL memories, shared "
+                        + "by every project: by default the file name of path in $FORGE_HOME (else ~/.forge)"),
                 Setting.of("synchronous", ConfigValues.choices(Synchronous.class), defaults.synchronous().id(),
                         "full: commits survive power loss; normal: faster, the last commits may roll back after a power "
                         + "loss (never after a process crash)"),

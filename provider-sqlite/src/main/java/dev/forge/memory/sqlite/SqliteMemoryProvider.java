@@ -4,28 +4,40 @@ import dev.forge.memory.Capability;
 import dev.forge.memory.Hit;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
+import dev.forge.memory.StorageException;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.UnsupportedCapabilityException;
-import dev.forge.memory.sqlite.internal.SqliteTransactions;
+import dev.forge.memory.Scope;
 import dev.forge.memory.sqlite.internal.Database;
-import dev.forge.memory.sqlite.internal.SqliteGraph;
+import dev.forge.memory.sqlite.internal.GlobalMove;
+import dev.forge.memory.sqlite.internal.GlobalStoreErrors;
+import dev.forge.memory.sqlite.internal.ScopedGraph;
+import dev.forge.memory.sqlite.internal.ScopedStores;
 import dev.forge.memory.sqlite.internal.SqliteMaintenance;
 import dev.forge.memory.sqlite.internal.SqliteStore;
+import dev.forge.memory.sqlite.internal.SqliteTransactions;
 import dev.forge.memory.support.StoreBackedMemoryProvider;
 import dev.forge.memory.support.Facets;
 import dev.forge.memory.support.tx.OptimisticTransaction;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The {@code sqlite} provider: every memory in one embedded SQLite database file (sqlite-jdbc), with keyword search by
- * FTS5, real transactions, full history with tombstones and typed relations. One file holds many projects and
- * sessions apart.
+ * The {@code sqlite} provider: memories in embedded SQLite database files (sqlite-jdbc), with keyword search by FTS5,
+ * real transactions, full history with tombstones and typed relations. PROJECT and SESSION entries live in the project
+ * database ({@code path}); GLOBAL entries in the global database ({@code global_path}, by default
+ * {@code $FORGE_HOME/memory.db}, or the file name of {@code path} under {@code $FORGE_HOME}), shared by every project of
+ * the user. One file holds many projects and sessions apart,
+ * and when both settings name one file it holds everything. GLOBAL entries a project database kept from before are
+ * moved to the global database when the provider opens.
  *
  * <p>The schema is versioned and brought up to date when a provider opens the file; a file written by a newer
  * forge-memory, or one that is not a SQLite database, is refused and left untouched.
@@ -49,50 +61,113 @@ import java.util.Set;
  */
 public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryProvider.class);
+
     /** The name this provider is selected by. */
     public static final String NAME = "sqlite";
 
     static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.GRAPH,
             Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE, Capability.FIELD_INDEX));
 
+    private final ScopedStores stores;
     private final SqliteStore store;
     private final SqliteConfig config;
-    private final Clock clock;
-    private final SqliteMaintenance maintenance;
+    private final ScopedGraph relations;
 
-    private SqliteMemoryProvider(SqliteStore store, SqliteConfig config, Clock clock) {
-        super(store);
-        this.store = store;
+    private SqliteMemoryProvider(ScopedStores stores, SqliteConfig config, Clock clock) {
+        super(stores);
+        this.stores = stores;
+        this.store = stores.project();
         this.config = config;
-        this.clock = clock;
-        this.maintenance = new SqliteMaintenance(store);
-        SqliteGraph relations = new SqliteGraph(store);
+        this.relations = new ScopedGraph(stores);
         offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
-        offerHistory(Facets.history(store::versions, store::purge, store::purge, store::deletedKeys));
-        SqliteTransactions backend = new SqliteTransactions(store, clock);
+        offerHistory(Facets.history((key, scope) -> stores.of(scope).versions(key, scope), this::purgeKey,
+                this::purgeScope, scope -> stores.of(scope).deletedKeys(scope)));
+        SqliteTransactions backend = new SqliteTransactions(stores, clock);
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         // A restore replaces the key's live row, versions and tombstones in one SQLite transaction (see the class comment).
         offerRestoring(this::restore);
-        offerFieldIndexing(Facets.fieldIndexing(store::checkOpen, maintenance::index));
+        offerFieldIndexing(Facets.fieldIndexing(store::checkOpen, field -> stores.all()
+                .forEach(each -> new SqliteMaintenance(each).index(field))));
+    }
+
+    private boolean purgeKey(String key, Scope scope) {
+        boolean purged = stores.of(scope).purge(key, scope);
+        relations.forgetKey(key, scope);
+        return purged;
+    }
+
+    private int purgeScope(Scope scope) {
+        int purged = stores.of(scope).purge(scope);
+        relations.forgetScope(scope);
+        return purged;
+    }
+
+    @Override
+    public int endSession() {
+        int ended = super.endSession();
+        relations.forgetScope(Scope.SESSION);
+        return ended;
     }
 
     /**
-     * Opens the database {@code config} names for the project and session of {@code context}, creating the file and its
-     * directory when missing and migrating its schema.
+     * Opens the project database and the global database {@code config} names for the project and session of
+     * {@code context}, creating files and directories when missing, migrating their schema, and moving the GLOBAL
+     * entries the project database kept from before into the global one.
      *
-     * @throws dev.forge.memory.ConfigurationException      if the path is invalid or names a file that is not a SQLite
+     * @throws dev.forge.memory.ConfigurationException      if a path is invalid or names a file that is not a SQLite
      *                                                      database (left untouched)
-     * @throws dev.forge.memory.BackendUnavailableException if a newer forge-memory wrote the file (left untouched), or it
-     *                                                      cannot be opened or stays locked longer than busy_timeout
+     * @throws dev.forge.memory.BackendUnavailableException if a newer forge-memory wrote a file (left untouched), or one
+     *                                                      cannot be created, opened or stays locked longer than
+     *                                                      busy_timeout; a problem of the global database leaves the
+     *                                                      project database as it was
      */
     public static SqliteMemoryProvider open(ProviderContext context, SqliteConfig config) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(config, "config");
         Path file = context.resolve(config.path());
+        Path globalFile = config.globalPath() == null ? defaultGlobalFile(context, file)
+                : config.globalPath().equals(SqliteConfig.DEFAULT_GLOBAL_PATH) // not interpolated: bound by hand
+                ? context.forgeHome().resolve(SqliteConfig.GLOBAL_FILE_NAME) : context.resolve(config.globalPath());
         Database database = Database.acquire(file, config.synchronous().name(), config.busyTimeout().toMillis());
-        SqliteStore store = new SqliteStore(NAME, database, context.clock(), context.projectId(), context.sessionId(),
+        SqliteStore project = new SqliteStore(NAME, database, context.clock(), context.projectId(), context.sessionId(),
                 dev.forge.memory.Limits.DEFAULT);
-        return new SqliteMemoryProvider(store, config, context.clock());
+        ScopedStores stores;
+        try {
+            SqliteStore global = project;
+            if (!GlobalStoreErrors.sameFile(database.path(), globalFile)) {
+                Database shared = GlobalStoreErrors.acquire(globalFile, config.synchronous().name(),
+                        config.busyTimeout().toMillis());
+                global = new SqliteStore(NAME, shared, context.clock(), context.projectId(), context.sessionId(),
+                        dev.forge.memory.Limits.DEFAULT);
+            }
+            stores = new ScopedStores(project, global);
+        } catch (RuntimeException e) {
+            project.close();
+            throw e;
+        }
+        try {
+            GlobalMove.run(stores);
+        } catch (StorageException e) {
+            // A full disk (or another write failure) must not keep the provider from reading, as with one file: the
+            // keys stay in the project file, doctor lists them, and the next open moves them.
+            LOG.warn("{}", GlobalStoreErrors.moveFailed(stores, e).getMessage());
+        } catch (RuntimeException e) {
+            stores.close();
+            throw GlobalStoreErrors.moveFailed(stores, e);
+        }
+        return new SqliteMemoryProvider(stores, config, context.clock());
+    }
+
+    /**
+     * {@code $FORGE_HOME/<file name of path>}: {@code $FORGE_HOME/memory.db} for the default {@code path}. Two sqlite
+     * stores a project keeps apart (a hybrid router's storage in {@code memory.db} and its relations in
+     * {@code relations.db}, which each hold a copy of every memory) then keep their GLOBAL copies apart too, while every
+     * project's store of one name shares one GLOBAL database.
+     */
+    private static Path defaultGlobalFile(ProviderContext context, Path projectFile) {
+        Path name = projectFile.getFileName();
+        return context.forgeHome().resolve(name == null ? SqliteConfig.GLOBAL_FILE_NAME : name.toString());
     }
 
     @Override
@@ -100,9 +175,14 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
         return NAME;
     }
 
-    /** The database file. */
+    /** The project database file: PROJECT and SESSION entries. */
     public Path databaseFile() {
         return store.path();
+    }
+
+    /** The global database file: GLOBAL entries, shared by every project; {@link #databaseFile()} when one file holds all. */
+    public Path globalDatabaseFile() {
+        return stores.global().path();
     }
 
     /** The settings this provider was opened with. */
@@ -131,7 +211,7 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
         if (request.mode() != SearchMode.KEYWORD) {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
-        return store.search(request, snippets);
+        return stores.search(request, snippets);
     }
 
     /**
@@ -167,23 +247,29 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
 
     /**
      * SQLite's {@code integrity_check} and {@code foreign_key_check}, a check of the search index against the entries,
-     * and every row whose tags or metadata do not parse; each problem is located at the database file. On a database
-     * opened read-only on a full disk, the search index is checked on a copy of the database in memory (FTS5 runs its
-     * check as a write).
+     * and every row whose tags or metadata do not parse, in each database file; each problem is located at its file.
+     * Also every GLOBAL key left in the project database because the global one holds another version of it. On a
+     * database opened read-only on a full disk, the search index is checked on a copy of the database in memory (FTS5
+     * runs its check as a write).
      */
     @Override
     public List<StoreProblem> doctor() {
-        return maintenance.doctor();
+        List<StoreProblem> problems = new ArrayList<>();
+        for (SqliteStore each : stores.all()) {
+            problems.addAll(new SqliteMaintenance(each).doctor());
+        }
+        problems.addAll(GlobalMove.leftovers(stores));
+        return List.copyOf(problems);
     }
 
-    /** Closes the connections once no other provider of this JVM uses the file. Idempotent. */
+    /** Closes the connections once no other provider of this JVM uses the files. Idempotent. */
     @Override
     public void close() {
-        store.close();
+        stores.close();
     }
 
     @Override
     public String toString() {
-        return "SqliteMemoryProvider[" + store.path() + "]";
+        return "SqliteMemoryProvider[" + store.path() + (stores.split() ? ", global " + stores.global().path() : "") + "]";
     }
 }

@@ -5,12 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
-import dev.forge.memory.conformance.ChildJvm;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -34,23 +29,13 @@ class ConcurrencyAcrossProcessesTest {
     @TempDir
     Path signals;
 
-    private String log() throws IOException {
-        return Files.readString(signals.resolve("child.log"), StandardCharsets.UTF_8);
-    }
-
     @Test
     void two_processes_writing_one_file_at_once_lose_nothing_and_never_see_it_locked() throws Exception {
         try (SqliteMemoryProvider provider = Stores.open(directory)) {
-            ProcessBuilder builder = new ProcessBuilder(ChildJvm.command(SqliteChildWriter.class, directory.toString(),
-                    Integer.toString(CHILD_ENTRIES), signals.toString()));
-            builder.redirectErrorStream(true);
-            builder.redirectOutput(signals.resolve("child.log").toFile());
-            Process child = builder.start();
+            Process child = ChildWriters.startAndGo(signals, SqliteChildWriter.class, directory.toString(),
+                    Integer.toString(CHILD_ENTRIES), signals.toString());
             int parentWrites = 0;
             try {
-                assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60)))
-                        .as("the child opened the database; its output:%n%s", log()).isTrue();
-                ChildJvm.signal(signals.resolve("go"));
                 // Write while the child is alive (and at least a few times), reading in between. A short pause lets the
                 // child's busy handler find the lock free: SQLite's lock is not fair, and a writer that never pauses
                 // makes the other process wait (boundedly, by busy_timeout) for each write.
@@ -62,8 +47,7 @@ class ConcurrencyAcrossProcessesTest {
                     parentWrites++;
                     Thread.sleep(1);
                 }
-                assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child finished; its output:%n%s", log()).isTrue();
-                assertThat(child.exitValue()).as("the child succeeded; its output:%n%s", log()).isZero();
+                ChildWriters.awaitSuccess(child, signals);
             } finally {
                 child.destroyForcibly();
             }

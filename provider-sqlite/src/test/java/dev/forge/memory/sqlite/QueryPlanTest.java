@@ -181,4 +181,14 @@ class QueryPlanTest {
         assertNoFullScan(deleteVersions);
         assertThat(deleteVersions).anyMatch(step -> step.contains("USING INDEX versions_by_key (project=? AND session=? AND scope=? AND key=?)"));
     }
+
+    @Test
+    void relations_across_the_two_files_are_found_by_index() throws SQLException {
+        List<String> halves = plan(Statements.LINKS_OF, List.of(1L, Stores.PROJECT, Stores.SESSION));
+        assertNoFullScan(halves);
+        assertThat(halves).anyMatch(step -> step.contains("links") && step.contains("entry_id=?"));
+        List<String> naming = plan(Statements.DELETE_LINKS_TO_KEY, List.of(Stores.PROJECT, "", "project", "note:3"));
+        assertThat(naming).noneMatch(step -> step.startsWith("SCAN links"));
+        assertThat(naming).anyMatch(step -> step.contains("links_by_other"));
+    }
 }

@@ -71,13 +71,35 @@ class SqliteConfigTest {
     void unknown_keys_bad_times_and_blank_paths_are_rejected() {
         assertThatThrownBy(() -> bind(Map.of("busytimeout", "1s"))).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("Did you mean 'busy_timeout'")
-                .hasMessageContaining("busy_timeout, path, synchronous");
+                .hasMessageContaining("busy_timeout, global_path, path, synchronous");
         assertThatThrownBy(() -> bind(Map.of("busy_timeout", "soon"))).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("busy_timeout");
         assertThatThrownBy(() -> bind(Map.of("busy_timeout", "30d"))).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("busy_timeout");
         assertThatThrownBy(() -> bind(Map.of("path", " "))).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("path");
+        assertThatThrownBy(() -> bind(Map.of("global_path", ""))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'global_path' must not be blank");
+    }
+
+    @Test
+    void global_path_binds_and_resolves_like_path_and_defaults_to_the_forge_home() throws Exception {
+        assertThat(bind(Map.of()).globalPath()).isNull();
+        assertThat(bind(Map.of("global_path", "~/shared.db")).globalPath()).isEqualTo("~/shared.db");
+        try (SqliteMemoryProvider provider = Stores.open(directory, Map.of("global_path", "data/global.db"))) {
+            provider.set("k", "v", Scope.GLOBAL);
+            assertThat(provider.globalDatabaseFile()).isEqualTo(directory.resolve("data/global.db").toRealPath());
+        }
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            assertThat(provider.globalDatabaseFile()).isEqualTo(directory.resolve("forge-home/memory.db").toRealPath());
+        }
+    }
+
+    @Test
+    void the_template_describes_global_path_at_its_default() {
+        assertThat(SqliteConfig.settings()).anySatisfy(setting -> {
+            assertThat(setting.toString()).contains("global_path").contains("${FORGE_HOME:-~/.forge}/memory.db");
+        });
     }
 
     @Test

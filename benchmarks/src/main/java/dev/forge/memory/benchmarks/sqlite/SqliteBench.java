@@ -80,7 +80,8 @@ public class SqliteBench {
     static SqliteMemoryProvider openProvider(Path dir, Path file) {
         ProviderContext context = ProviderContext.builder().projectId(SqliteData.PROJECT).sessionId(SqliteData.SESSION)
                 .baseDirectory(dir).forgeHome(dir.resolve("forge-home")).build();
-        return SqliteMemoryProvider.open(context, new SqliteConfig(file.toString(), null, null));
+        // GLOBAL in the same file, as the raw baseline reads it.
+        return SqliteMemoryProvider.open(context, new SqliteConfig(file.toString(), file.toString(), null, null));
     }
 
     /** Makes an empty database with the provider's schema at {@code file}, filled with {@code items} when not empty. */

@@ -105,13 +105,21 @@ public final class Database {
      * @throws BackendUnavailableException if a newer forge-memory wrote it (left untouched), or it cannot be opened
      */
     public static Database acquire(Path path, String synchronous, long busyTimeoutMillis) {
+        return acquire(path, "path", synchronous, busyTimeoutMillis);
+    }
+
+    /**
+     * {@link #acquire(Path, String, long)} for a file named by config key {@code setting} ({@code path} or
+     * {@code global_path}), which messages name.
+     */
+    public static Database acquire(Path path, String setting, String synchronous, long busyTimeoutMillis) {
         NativeLibraryDirectory.prepare();
-        Path file = prepareFile(path.toAbsolutePath().normalize());
+        Path file = prepareFile(path.toAbsolutePath().normalize(), setting);
         Key key = new Key(file, synchronous.toUpperCase(Locale.ROOT), busyTimeoutMillis);
         synchronized (OPEN) {
             Database open = OPEN.get(key);
             if (open == null) {
-                open = open(key);
+                open = open(key, setting);
                 OPEN.put(key, open);
             }
             open.users++;
@@ -120,19 +128,19 @@ public final class Database {
     }
 
     /** Checks an existing file's header without opening it with SQLite, or creates an empty, private one. */
-    private static Path prepareFile(Path file) {
+    private static Path prepareFile(Path file, String setting) {
         if (Files.isDirectory(file)) {
-            throw new ConfigurationException("The SQLite database path " + file + " is a directory; 'path' must name a file "
-                    + "(such as .forge/memory.db).", null, "path", null);
+            throw new ConfigurationException("The SQLite database path " + file + " is a directory; '" + setting + "' must name a file "
+                    + "(such as .forge/memory.db).", null, setting, null);
         }
         if (Files.exists(file)) {
-            checkHeader(file);
+            checkHeader(file, setting);
         } else {
             try {
                 AtomicFiles.createDirectories(file.getParent(), true);
                 Files.createFile(file, AtomicFiles.privateFile(file));
             } catch (FileAlreadyExistsException e) {
-                checkHeader(file); // another process created it first
+                checkHeader(file, setting); // another process created it first
             } catch (IOException e) {
                 throw new BackendUnavailableException("Cannot create the SQLite database " + file + ": " + e
                         + ". Check that its directory can be created and written.", e);
@@ -149,7 +157,7 @@ public final class Database {
      * Refuses a file that is not a SQLite database, or whose recorded schema is newer than this code, by reading its
      * header: nothing that could change the file runs before these checks.
      */
-    private static void checkHeader(Path file) {
+    private static void checkHeader(Path file, String setting) {
         byte[] header = new byte[HEADER_SIZE];
         int read = 0;
         try (InputStream in = Files.newInputStream(file)) {
@@ -172,8 +180,8 @@ public final class Database {
         }
         if (!magic) {
             throw new ConfigurationException("The file " + file + " is not a SQLite database, so the sqlite provider will "
-                    + "not use it; it was left untouched. Point 'path' at a new file or an existing forge-memory database.",
-                    null, "path", null);
+                    + "not use it; it was left untouched. Point '" + setting + "' at a new file or an existing forge-memory database.",
+                    null, setting, null);
         }
         int version = ByteBuffer.wrap(header, USER_VERSION_OFFSET, 4).getInt();
         if (version > Migrations.CURRENT) {
@@ -182,12 +190,12 @@ public final class Database {
     }
 
     /** Opens the database with its write connection or, where the disk is full, read-only. */
-    private static Database open(Key key) {
+    private static Database open(Key key, String setting) {
         try {
             return new Database(key, openWriter(key));
         } catch (SQLException e) {
             if (!SqliteErrors.diskFull(e, key.file())) {
-                throw openFailure(e, key);
+                throw openFailure(e, key, setting);
             }
             FullDisk.prepareSharedMemory(key.file());
             Connection reader = null;
@@ -196,7 +204,7 @@ public final class Database {
                 FullDisk.checkSchema(reader, key.file());
             } catch (SQLException readFailure) {
                 readFailure.addSuppressed(e);
-                throw openFailure(readFailure, key);
+                throw openFailure(readFailure, key, setting);
             } finally {
                 closeQuietly(reader);
             }
@@ -206,10 +214,10 @@ public final class Database {
         }
     }
 
-    private static MemoryException openFailure(SQLException e, Key key) {
+    private static MemoryException openFailure(SQLException e, Key key, String setting) {
         if (SqliteErrors.code(e) == SqliteErrors.NOTADB) {
             return new ConfigurationException("The file " + key.file() + " is not a SQLite database (" + e.getMessage()
-                    + "); point 'path' at a new file or an existing forge-memory database.", null, "path", e);
+                    + "); point '" + setting + "' at a new file or an existing forge-memory database.", null, setting, e);
         }
         return SqliteErrors.translate(e, key.file(), "open the database", key.busyTimeoutMillis());
     }

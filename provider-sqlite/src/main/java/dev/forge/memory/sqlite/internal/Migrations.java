@@ -100,7 +100,27 @@ public final class Migrations {
             END""",
             "INSERT INTO entries_fts (entries_fts) VALUES ('rebuild')");
 
-    private static final List<List<String>> STEPS = List.of(V1_CORE_TABLES, V2_KEYWORD_SEARCH);
+    /**
+     * Step 3: relations between an entry of this file and one of another file (a PROJECT or SESSION entry of a project
+     * store and a GLOBAL entry of the shared global store). Each file keeps its half, tied to its own entry, which takes
+     * it along when deleted; the other end is named by namespace and key. A relation exists while both halves do.
+     */
+    static final List<String> V3_LINKS = List.of(
+            """
+            CREATE TABLE links (
+              entry_id      INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+              outgoing      INTEGER NOT NULL CHECK (outgoing IN (0, 1)),
+              type          TEXT    NOT NULL,
+              other_project TEXT    NOT NULL,
+              other_session TEXT    NOT NULL,
+              other_scope   TEXT    NOT NULL CHECK (other_scope IN ('session', 'project', 'global')),
+              other_key     TEXT    NOT NULL,
+              created_at    INTEGER NOT NULL,
+              PRIMARY KEY (entry_id, outgoing, type, other_project, other_session, other_scope, other_key)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX links_by_other ON links (other_project, other_session, other_scope, other_key)");
+
+    private static final List<List<String>> STEPS = List.of(V1_CORE_TABLES, V2_KEYWORD_SEARCH, V3_LINKS);
 
     /** The schema version this code writes and reads. */
     public static final int CURRENT = STEPS.size();

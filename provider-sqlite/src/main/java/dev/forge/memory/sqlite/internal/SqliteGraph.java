@@ -34,16 +34,20 @@ public final class SqliteGraph {
     }
 
     private long entryId(Connection connection, EntryRef ref) throws SQLException {
-        Namespace namespace = store.namespace(ref.scope());
+        return entryId(connection, store.namespace(ref.scope()), ref.key());
+    }
+
+    /** The id of the live row of {@code key} in {@code namespace}, 0 when there is none. */
+    static long entryId(Connection connection, Namespace namespace, String key) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(Statements.ENTRY_ID)) {
-            statement.setString(namespace.bind(statement, 1), ref.key());
+            statement.setString(namespace.bind(statement, 1), key);
             try (ResultSet rows = statement.executeQuery()) {
                 return rows.next() ? rows.getLong(1) : 0;
             }
         }
     }
 
-    private static EntryRef checked(EntryRef ref) {
+    static EntryRef checked(EntryRef ref) {
         Objects.requireNonNull(ref, "entry");
         Keys.validate(ref.key());
         return ref;

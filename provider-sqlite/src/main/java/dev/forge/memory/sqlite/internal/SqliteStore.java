@@ -39,7 +39,8 @@ public final class SqliteStore implements EntryStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteStore.class);
 
-    private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
+    /** Best score first, ties by key, then scope. */
+    static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
             .thenComparing(h -> h.entry().ref());
 
     private final String provider;

@@ -499,6 +499,31 @@ public final class Statements {
     /** Deletes a relation: from, type, to. */
     public static final String DELETE_EDGE = "DELETE FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?";
 
+    private static final String LINK_HALF = "entry_id = ? AND outgoing = ? AND type = ? AND other_project = ?"
+            + " AND other_session = ? AND other_scope = ? AND other_key = ?";
+
+    /** Writes one half of a relation across files, or its new time: entry id, outgoing, type, other end, created_at. */
+    public static final String UPSERT_LINK = "INSERT INTO links (entry_id, outgoing, type, other_project, other_session,"
+            + " other_scope, other_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT DO UPDATE SET created_at = excluded.created_at";
+
+    /** When one half of a relation across files was made: entry id, outgoing, type, other end. */
+    public static final String LINK_CREATED_AT = "SELECT created_at FROM links WHERE " + LINK_HALF;
+
+    /** Deletes one half of a relation across files: entry id, outgoing, type, other end. */
+    public static final String DELETE_LINK = "DELETE FROM links WHERE " + LINK_HALF;
+
+    /** The halves of relations across files held by an entry id whose other end is visible: id, project, session. */
+    public static final String LINKS_OF = "SELECT outgoing, type, other_project, other_session, other_scope, other_key,"
+            + " created_at FROM links WHERE entry_id = ? AND other_project IN ('', ?) AND other_session IN ('', ?)";
+
+    /** Deletes the halves naming a namespace's entries as their other end: namespace. */
+    public static final String DELETE_LINKS_TO_NAMESPACE =
+            "DELETE FROM links WHERE other_project = ? AND other_session = ? AND other_scope = ?";
+
+    /** Deletes the halves naming one key as their other end: namespace, key. */
+    public static final String DELETE_LINKS_TO_KEY = DELETE_LINKS_TO_NAMESPACE + " AND other_key = ?";
+
     /** A search that makes a read connection reload the keyword index's segment list. */
     public static final String SEARCH_INDEX_PROBE = "SELECT rowid FROM entries_fts WHERE entries_fts MATCH '\"doctor\"' LIMIT 1";
 
