@@ -8,12 +8,6 @@ import java.util.Map;
 /** The conformance suite against file storage alone behind a small cache (evictions happen during the suite). */
 class HybridFileCacheConformanceTest extends MemoryProviderConformance {
 
-    /** The file storage child keeps GLOBAL in the project's store directory (issue 24's open part). */
-    @Override
-    protected boolean sharesGlobalThroughForgeHome() {
-        return false;
-    }
-
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         return HybridStores.provider(context, HybridStores.config(Map.of("provider", "file"), null, null,

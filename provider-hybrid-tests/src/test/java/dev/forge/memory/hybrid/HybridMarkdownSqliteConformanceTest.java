@@ -12,13 +12,6 @@ import java.util.Map;
  */
 class HybridMarkdownSqliteConformanceTest extends MemoryProviderConformance {
 
-    /** GLOBAL is stored once under the forge home (markdown), but the sqlite search child indexes it per project
-     * ({@code .forge/search.db}), so a search from another project misses it (issue 24's open part). */
-    @Override
-    protected boolean sharesGlobalThroughForgeHome() {
-        return false;
-    }
-
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         return HybridStores.provider(context, HybridStores.config(Map.of("provider", "markdown", "path", "projects/{project}/memory"),

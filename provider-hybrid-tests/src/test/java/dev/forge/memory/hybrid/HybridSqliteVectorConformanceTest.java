@@ -8,12 +8,6 @@ import java.util.Map;
 /** The conformance suite against sqlite storage with a vector search child (hashing model) behind the cache. */
 class HybridSqliteVectorConformanceTest extends MemoryProviderConformance {
 
-    /** The sqlite and vector children keep GLOBAL in the project's files (issue 24's open part). */
-    @Override
-    protected boolean sharesGlobalThroughForgeHome() {
-        return false;
-    }
-
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         return HybridStores.provider(context, HybridStores.config(Map.of("provider", "sqlite"), HybridStores.vector(),

@@ -16,12 +16,6 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @EnabledIfSystemProperty(named = Reliability.SOAK_PROPERTY, matches = "true")
 class HybridSqliteVectorGraphWholeSuiteTest extends MemoryProviderConformance {
 
-    /** The sqlite and vector children keep GLOBAL in the project's files (issue 24's open part). */
-    @Override
-    protected boolean sharesGlobalThroughForgeHome() {
-        return false;
-    }
-
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         return HybridSqliteVectorGraphConformanceTest.openHybrid(context);

@@ -20,16 +20,14 @@ import java.util.List;
  *   config:
  *     path: .forge/memory.db   # the database file; relative to the project directory; this is the default
  *     global_path: ${FORGE_HOME:-~/.forge}/memory.db  # GLOBAL memories, shared by every project; the default
- *                              # (the file name of path in the forge home)
  *     synchronous: full        # full (default) or normal; see SqliteMemoryProvider on durability
  *     busy_timeout: 5s         # how long a write waits for another process's write; default 5s
  * }</pre>
  *
  * @param path        the database file of PROJECT and SESSION memories; relative paths resolve against the context's
  *                    base directory, {@code ~} against the home directory
- * @param globalPath  the database file of GLOBAL memories, shared by every project of the user; {@code null} for the
- *                    file name of {@code path} in the forge home: {@code $FORGE_HOME/memory.db} (else
- *                    {@code ~/.forge/memory.db}) for the default path; resolved like {@code path}. When it names the
+ * @param globalPath  the database file of GLOBAL memories, shared by every project of the user; {@code null} for
+ *                    {@code $FORGE_HOME/memory.db} (else {@code ~/.forge/memory.db}); resolved like {@code path}. When it names the
  *                    same file as {@code path}, that one file holds everything
  * @param synchronous how hard each commit pushes its data to the disk: {@link Synchronous#FULL} survives a power
  *                    loss, {@link Synchronous#NORMAL} is faster but may lose the last commits to one
@@ -42,13 +40,12 @@ public record SqliteConfig(String path, String globalPath, Synchronous synchrono
     public static final String DEFAULT_PATH = ".forge/memory.db";
 
     /**
-     * What {@code global_path} means when it is left out and {@code path} is at its default, written so that setting it
-     * to this changes nothing: {@code $FORGE_HOME/memory.db}, else {@code ~/.forge/memory.db}. (With another
-     * {@code path}, the default is that file's name in the same directory.)
+     * What {@code global_path} means when it is left out, written so that setting it to this changes nothing:
+     * {@code $FORGE_HOME/memory.db}, else {@code ~/.forge/memory.db}, whatever the {@code path}.
      */
     public static final String DEFAULT_GLOBAL_PATH = "${FORGE_HOME:-~/.forge}/memory.db";
 
-    /** The file name of the default {@code global_path} in the forge home, for the default {@code path}. */
+    /** The file name of the default {@code global_path} in the forge home. */
     public static final String GLOBAL_FILE_NAME = "memory.db";
 
     /** The default {@code busy_timeout}: five seconds. */
@@ -61,11 +58,11 @@ public record SqliteConfig(String path, String globalPath, Synchronous synchrono
         } else if (path.isBlank()) {
             throw new ConfigurationException("'path' must not be blank: leave it out to use the project's " + DEFAULT_PATH + ".");
         }
-        if (DEFAULT_GLOBAL_PATH.equals(globalPath) && DEFAULT_PATH.equals(path)) {
+        if (DEFAULT_GLOBAL_PATH.equals(globalPath)) {
             globalPath = null; // the template's expression for the default, as init writes it
         } else if (globalPath != null && globalPath.isBlank()) {
-            throw new ConfigurationException("'global_path' must not be blank: leave it out to use the file name of "
-                    + "'path' in $FORGE_HOME.");
+            throw new ConfigurationException("'global_path' must not be blank: leave it out to use $FORGE_HOME/"
+                    + GLOBAL_FILE_NAME + ".");
         }
         if (synchronous == null) {
             synchronous = Synchronous.FULL;
@@ -95,7 +92,7 @@ public record SqliteConfig(String path, String globalPath, Synchronous synchrono
                 Setting.of("path", "path", defaults.path(), "the database file of PROJECT and SESSION memories; "
                         + "relative to the project directory"),
                 Setting.of("global_path", "path", DEFAULT_GLOBAL_PATH, "the database file of GLOBAL memories, shared "
-                        + "by every project: by default the file name of path in $FORGE_HOME (else ~/.forge)"),
+                        + "by every project of the user"),
                 Setting.of("synchronous", ConfigValues.choices(Synchronous.class), defaults.synchronous().id(),
                         "full: commits survive power loss; normal: faster, the last commits may roll back after a power "
                         + "loss (never after a process crash)"),

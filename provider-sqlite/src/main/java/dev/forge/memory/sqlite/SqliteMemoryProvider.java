@@ -34,8 +34,7 @@ import org.slf4j.LoggerFactory;
  * The {@code sqlite} provider: memories in embedded SQLite database files (sqlite-jdbc), with keyword search by FTS5,
  * real transactions, full history with tombstones and typed relations. PROJECT and SESSION entries live in the project
  * database ({@code path}); GLOBAL entries in the global database ({@code global_path}, by default
- * {@code $FORGE_HOME/memory.db}, or the file name of {@code path} under {@code $FORGE_HOME}), shared by every project of
- * the user. One file holds many projects and sessions apart,
+ * {@code $FORGE_HOME/memory.db}), shared by every project of the user. One file holds many projects and sessions apart,
  * and when both settings name one file it holds everything. GLOBAL entries a project database kept from before are
  * moved to the global database when the provider opens.
  *
@@ -126,9 +125,8 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(config, "config");
         Path file = context.resolve(config.path());
-        Path globalFile = config.globalPath() == null ? defaultGlobalFile(context, file)
-                : config.globalPath().equals(SqliteConfig.DEFAULT_GLOBAL_PATH) // not interpolated: bound by hand
-                ? context.forgeHome().resolve(SqliteConfig.GLOBAL_FILE_NAME) : context.resolve(config.globalPath());
+        Path globalFile = config.globalPath() == null ? context.forgeHome().resolve(SqliteConfig.GLOBAL_FILE_NAME)
+                : context.resolve(config.globalPath());
         Database database = Database.acquire(file, config.synchronous().name(), config.busyTimeout().toMillis());
         SqliteStore project = new SqliteStore(NAME, database, context.clock(), context.projectId(), context.sessionId(),
                 dev.forge.memory.Limits.DEFAULT);
@@ -157,17 +155,6 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
             throw GlobalStoreErrors.moveFailed(stores, e);
         }
         return new SqliteMemoryProvider(stores, config, context.clock());
-    }
-
-    /**
-     * {@code $FORGE_HOME/<file name of path>}: {@code $FORGE_HOME/memory.db} for the default {@code path}. Two sqlite
-     * stores a project keeps apart (a hybrid router's storage in {@code memory.db} and its relations in
-     * {@code relations.db}, which each hold a copy of every memory) then keep their GLOBAL copies apart too, while every
-     * project's store of one name shares one GLOBAL database.
-     */
-    private static Path defaultGlobalFile(ProviderContext context, Path projectFile) {
-        Path name = projectFile.getFileName();
-        return context.forgeHome().resolve(name == null ? SqliteConfig.GLOBAL_FILE_NAME : name.toString());
     }
 
     @Override

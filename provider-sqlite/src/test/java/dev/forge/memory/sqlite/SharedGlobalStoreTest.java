@@ -94,17 +94,14 @@ class SharedGlobalStoreTest {
     }
 
     @Test
-    void two_stores_a_project_keeps_apart_keep_their_global_apart_and_share_it_with_other_projects_of_the_same_name()
-            throws Exception {
-        // A hybrid router's storage and its relations child, each holding a copy of every memory.
+    void every_project_file_name_shares_the_one_global_database_of_the_user() throws Exception {
+        // GLOBAL is the user's, whatever a project calls its file (a hybrid router keeps its children's copies apart
+        // itself: HybridGlobalCopiesTest).
         try (SqliteMemoryProvider storage = Stores.open(directory);
-             SqliteMemoryProvider relations = Stores.open(directory, Map.of("path", ".forge/relations.db"));
-             SqliteMemoryProvider otherRelations = openOtherProject(Map.of("path", ".forge/relations.db"))) {
+             SqliteMemoryProvider renamed = openOtherProject(Map.of("path", ".forge/project.db"))) {
             MemoryEntry stored = storage.set("g", "v", Scope.GLOBAL);
-            relations.set("g", "v", Scope.GLOBAL);
-            assertThat(storage.get("g", Scope.GLOBAL)).contains(stored);
-            assertThat(relations.globalDatabaseFile()).isEqualTo(forgeHome().resolve("relations.db").toRealPath());
-            assertThat(otherRelations.get("g", Scope.GLOBAL).orElseThrow().version()).isEqualTo(1);
+            assertThat(renamed.get("g", Scope.GLOBAL)).contains(stored);
+            assertThat(renamed.globalDatabaseFile()).isEqualTo(forgeHome().resolve("memory.db").toRealPath());
         }
     }
 
