@@ -38,10 +38,10 @@ import java.util.Optional;
 public final class FileRecords implements RecordSource {
 
     // Decimals are read exactly, so that metadata a double cannot hold is refused (as the API refuses it), never rounded.
-    private static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+    static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     // One JSON value a line, nothing after it; the document parser reads on past each record, so only lines check this.
-    private static final ObjectReader TREE = STRICT.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    static final ObjectReader TREE = STRICT.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final Path file;
     private final TransferFormat format;
@@ -291,6 +291,10 @@ public final class FileRecords implements RecordSource {
         }
         JsonNode formatNode = node.get("format");
         JsonNode versionNode = node.get("version");
+        if (lines && McpMemoryRecords.isRecordLine(node)) {
+            throw fatal(location, "this is the official MCP memory server's memory.jsonl, not a forge-memory export; "
+                    + "import it without --format, and its format is told from its content", null);
+        }
         if (formatNode == null || versionNode == null) {
             throw fatal(location, "the header needs \"format\": \"forge-memory\" and \"version\": \"1.0\""
                     + (node.has("kind") ? "; this line is a record, so the header line is missing" : ""), null);
