@@ -1,8 +1,8 @@
 // Makes memory.jsonl and official-answers.json beside this script with the official MCP memory server itself:
 // starts it over stdio (MEMORY_FILE_PATH pointing here) with the MCP SDK's own client, calls its tools as an agent
-// would, and records what its read tools answered. Run from the repository root, after
-// `npm ci --prefix benchmarks/mcp` (the server and SDK versions pinned there):
-//   node memory-agent/src/test/resources/mcp/make-memory-jsonl.mjs
+// would, and records every call with what the server answered (its structuredContent), in order. Run from the
+// repository root, after `npm ci --prefix benchmarks/mcp` (the server and SDK versions pinned there):
+//   node memory-cli/src/test/resources/mcp/make-memory-jsonl.mjs
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { dirname, join, resolve } from "node:path";
 import { rmSync, writeFileSync } from "node:fs";
@@ -25,14 +25,12 @@ const client = new Client({ name: "forge-memory-fixture", version: "1.0.0" });
 await client.connect(transport);
 
 const answers = [];
-async function call(name, args, record = false) {
+async function call(name, args) {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError) {
     throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   }
-  if (record) {
-    answers.push({ tool: name, arguments: args, result: result.structuredContent });
-  }
+  answers.push({ tool: name, arguments: args, result: result.structuredContent });
   return result.structuredContent;
 }
 
@@ -77,14 +75,14 @@ await call("create_relations", { relations: [{ from: "Temporary", to: "Acme Corp
 await call("delete_entities", { entityNames: ["Temporary", "Never existed"] });
 await call("delete_relations", { relations: [{ from: "default_user", to: "default_user", relationType: "knows" }] });
 
-await call("read_graph", {}, true);
-await call("search_nodes", { query: "ZOË" }, true);
-await call("search_nodes", { query: "acme" }, true);
-await call("search_nodes", { query: "tables over" }, true);
-await call("search_nodes", { query: "PERSON" }, true);
-await call("search_nodes", { query: "no such thing" }, true);
-await call("open_nodes", { names: ["Acme Corp", "Never existed"] }, true);
-await call("open_nodes", { names: ["project:forge-memory", "🚀 Launch plan"] }, true);
+await call("read_graph", {});
+await call("search_nodes", { query: "ZOË" });
+await call("search_nodes", { query: "acme" });
+await call("search_nodes", { query: "tables over" });
+await call("search_nodes", { query: "PERSON" });
+await call("search_nodes", { query: "no such thing" });
+await call("open_nodes", { names: ["Acme Corp", "Never existed"] });
+await call("open_nodes", { names: ["project:forge-memory", "🚀 Launch plan"] });
 
 await client.close();
 writeFileSync(join(here, "official-answers.json"), JSON.stringify(answers, null, 2) + "\n");
