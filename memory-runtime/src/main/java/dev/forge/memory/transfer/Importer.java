@@ -349,6 +349,13 @@ public final class Importer {
                 skipped++;
                 return;
             }
+            // A record that says no time (a memory.jsonl entity) and holds what the target holds is the same memory:
+            // rewriting it would only stamp it anew.
+            if (existing.isPresent() && entry.history().isEmpty() && entry.defaulted().contains("updated_at")
+                    && existing.get().sameContentAs(current)) {
+                unchanged++;
+                return;
+            }
             if (entry.deleted()) {
                 writeDeleted(entry, existing);
                 return;

@@ -128,8 +128,9 @@ class McpMemoryImportTest {
         ImportResult again = importer.importFile(file, target);
 
         assertThat(again.created()).isZero();
-        assertThat(target.query(Query.of("*"))).extracting(MemoryEntry::value)
-                .containsExactlyElementsOf(first.stream().map(MemoryEntry::value).toList());
+        assertThat(again.unchanged()).isEqualTo(2);
+        assertThat(again.lossless()).isTrue();
+        assertThat(target.query(Query.of("*"))).containsExactlyElementsOf(first);
         assertThat(target.requireGraph().relations(entity("Alice"), Direction.BOTH)).hasSize(1);
     }
 
