@@ -6,7 +6,6 @@ import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Query;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
@@ -61,38 +60,29 @@ public final class EntityStore {
     /** Runs {@code work} in one transaction where the provider has them, else straight on it. */
     public <T> T update(Function<View, T> work) {
         if (provider.transactions().isPresent()) {
-            return provider.transactions().get().inTransaction(transaction -> work.apply(new TransactionView(transaction)));
+            return provider.transactions().get().inTransaction(transaction -> work.apply(
+                    new Writes(key -> transaction.get(key, scope), (key, value, metadata) ->
+                            transaction.set(key, value, scope, List.of(), metadata))));
         }
-        return work.apply(new View() {
-            @Override
-            public Optional<MemoryEntry> get(String key) {
-                return provider.get(key, scope);
-            }
-
-            @Override
-            public void put(String key, String name, String entityType, List<String> observations) {
-                provider.set(key, McpMemoryFormat.value(observations), scope, List.of(),
-                        McpMemoryFormat.metadata(name, entityType));
-            }
-        });
+        return work.apply(new Writes(key -> provider.get(key, scope), (key, value, metadata) ->
+                provider.set(key, value, scope, List.of(), metadata)));
     }
 
-    private final class TransactionView implements View {
-        private final MemoryTransaction transaction;
+    /** Where a {@link View} writes an entity's entry: a provider, or a transaction. */
+    @FunctionalInterface
+    private interface Setter {
+        void set(String key, String value, Map<String, Object> metadata);
+    }
 
-        TransactionView(MemoryTransaction transaction) {
-            this.transaction = transaction;
-        }
-
+    private record Writes(Function<String, Optional<MemoryEntry>> reader, Setter setter) implements View {
         @Override
         public Optional<MemoryEntry> get(String key) {
-            return transaction.get(key, scope);
+            return reader.apply(key);
         }
 
         @Override
         public void put(String key, String name, String entityType, List<String> observations) {
-            transaction.set(key, McpMemoryFormat.value(observations), scope, List.of(),
-                    McpMemoryFormat.metadata(name, entityType));
+            setter.set(key, McpMemoryFormat.value(observations), McpMemoryFormat.metadata(name, entityType));
         }
     }
 

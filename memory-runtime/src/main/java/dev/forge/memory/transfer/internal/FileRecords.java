@@ -90,8 +90,7 @@ public final class FileRecords implements RecordSource {
     @Override
     public void read(RecordVisitor visitor) {
         try (InputStream in = Files.newInputStream(file)) {
-            Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+            Reader reader = strictUtf8(in);
             if (format == TransferFormat.JSONL) {
                 readLines(new BufferedReader(reader, 1 << 16), visitor);
             } else {
@@ -341,6 +340,17 @@ public final class FileRecords implements RecordSource {
     }
 
     private TransferFileException fatal(String location, String message, Throwable cause) {
+        return fatal(name, location, message, cause);
+    }
+
+    /** {@code in} as UTF-8 text that throws {@link CharacterCodingException} where a byte sequence is not UTF-8. */
+    static Reader strictUtf8(InputStream in) {
+        return new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+    }
+
+    /** The error that ends the import of the input named {@code name}: nothing was imported. */
+    static TransferFileException fatal(String name, String location, String message, Throwable cause) {
         TransferProblem problem = new TransferProblem(location, message);
         return new TransferFileException("Cannot import " + name + ": " + problem + ". Nothing was imported.", List.of(problem), cause);
     }

@@ -12,14 +12,10 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.transfer.McpMemoryFormat;
 import dev.forge.memory.transfer.TransferFileException;
-import dev.forge.memory.transfer.TransferProblem;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -93,8 +89,7 @@ public final class McpMemoryRecords implements RecordSource {
     @Override
     public void read(RecordVisitor visitor) {
         try (InputStream in = Files.newInputStream(file);
-             BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                     .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)), 1 << 16)) {
+             BufferedReader lines = new BufferedReader(FileRecords.strictUtf8(in), 1 << 16)) {
             long line = 0;
             long ordinal = 0;
             while (true) {
@@ -195,7 +190,6 @@ public final class McpMemoryRecords implements RecordSource {
     }
 
     private TransferFileException fatal(String location, String message, Throwable cause) {
-        TransferProblem problem = new TransferProblem(location, message);
-        return new TransferFileException("Cannot import " + name + ": " + problem + ". Nothing was imported.", List.of(problem), cause);
+        return FileRecords.fatal(name, location, message, cause);
     }
 }
