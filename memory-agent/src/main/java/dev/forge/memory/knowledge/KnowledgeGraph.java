@@ -83,8 +83,7 @@ public final class KnowledgeGraph {
         Map<String, Entity> byKey = new LinkedHashMap<>();
         for (Entity entity : entities) {
             String key = McpMemoryFormat.key(entity.name());
-            McpMemoryFormat.metadata(entity.name(), entity.entityType());
-            McpMemoryFormat.value(entity.observations());
+            store.check(key, entity.name(), entity.entityType(), entity.observations());
             byKey.putIfAbsent(key, entity);
         }
         return store.update(view -> {
@@ -140,21 +139,30 @@ public final class KnowledgeGraph {
     public List<AddedObservations> addObservations(List<ObservationAddition> additions) {
         for (ObservationAddition addition : additions) {
             existingEntity(addition.entityName());
-            McpMemoryFormat.value(addition.contents());
         }
         return store.update(view -> {
+            // Every item is worked out and checked before the first write, so that a call fails as a whole.
+            Map<String, MemoryEntry> entries = new LinkedHashMap<>();
+            Map<String, List<String>> changed = new LinkedHashMap<>();
             List<AddedObservations> results = new ArrayList<>();
             for (ObservationAddition addition : additions) {
                 String key = McpMemoryFormat.key(addition.entityName());
-                MemoryEntry entry = view.get(key).filter(e -> isNamed(e, addition.entityName()))
-                        .orElseThrow(() -> notFound(addition.entityName()));
-                List<String> observations = new ArrayList<>(McpMemoryFormat.observations(entry.value()));
+                MemoryEntry entry = entries.computeIfAbsent(key, k -> view.get(k)
+                        .filter(e -> isNamed(e, addition.entityName())).orElseThrow(() -> notFound(addition.entityName())));
+                List<String> observations = changed.computeIfAbsent(key, k -> new ArrayList<>(McpMemoryFormat.observations(entry.value())));
                 List<String> added = addition.contents().stream().filter(o -> !observations.contains(o)).toList();
-                if (!added.isEmpty()) {
-                    observations.addAll(added);
-                    view.put(key, addition.entityName(), McpMemoryFormat.entityType(entry), observations);
-                }
+                observations.addAll(added);
                 results.add(new AddedObservations(addition.entityName(), added));
+            }
+            for (Map.Entry<String, List<String>> item : changed.entrySet()) {
+                MemoryEntry entry = entries.get(item.getKey());
+                store.check(item.getKey(), McpMemoryFormat.name(entry), McpMemoryFormat.entityType(entry), item.getValue());
+            }
+            for (Map.Entry<String, List<String>> item : changed.entrySet()) {
+                MemoryEntry entry = entries.get(item.getKey());
+                if (!item.getValue().equals(McpMemoryFormat.observations(entry.value()))) {
+                    view.put(item.getKey(), McpMemoryFormat.name(entry), McpMemoryFormat.entityType(entry), item.getValue());
+                }
             }
             return results;
         });

@@ -13,6 +13,7 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.ValueTooLargeException;
 import dev.forge.memory.testing.Stores;
 import dev.forge.memory.transfer.McpMemoryFormat;
 import java.util.ArrayList;
@@ -114,6 +115,21 @@ class KnowledgeGraphTest {
                 new ObservationAddition("Nobody", List.of("d")))))
                 .isInstanceOf(EntryNotFoundException.class).hasMessageContaining("Nobody");
         assertThat(graph.openNodes(List.of("Alice")).entities()).containsExactly(entity("Alice", "person", "a", "b", "b"));
+    }
+
+    @Test
+    void a_call_whose_later_item_is_over_the_providers_limits_writes_nothing_even_without_transactions() {
+        KnowledgeGraph plain = new KnowledgeGraph(Stores.without(provider, Capability.SEMANTIC_SEARCH));
+        plain.createEntities(List.of(entity("A", "t"), entity("B", "t")));
+        String big = "x".repeat(600 * 1024);
+
+        assertThatThrownBy(() -> plain.addObservations(List.of(new ObservationAddition("A", List.of("small")),
+                new ObservationAddition("B", List.of(big, big + "y")))))
+                .isInstanceOf(ValueTooLargeException.class);
+        assertThatThrownBy(() -> plain.createEntities(List.of(entity("C", "t"), entity("D", "t", big, big + "y"))))
+                .isInstanceOf(ValueTooLargeException.class);
+
+        assertThat(plain.readGraph().entities()).containsExactly(entity("A", "t"), entity("B", "t"));
     }
 
     @Test

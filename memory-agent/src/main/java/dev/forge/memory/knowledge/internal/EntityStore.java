@@ -1,6 +1,8 @@
 package dev.forge.memory.knowledge.internal;
 
 import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRules;
+import dev.forge.memory.Keys;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
@@ -55,6 +57,19 @@ public final class EntityStore {
     public static Entity entity(MemoryEntry entry) {
         return new Entity(McpMemoryFormat.name(entry), McpMemoryFormat.entityType(entry),
                 McpMemoryFormat.observations(entry.value()));
+    }
+
+    /**
+     * Checks that the entity could be written as {@code key} by this provider (key, value and metadata within its
+     * limits), so that a call can refuse before writing anything.
+     *
+     * @throws dev.forge.memory.MemoryException the one {@code set} would throw
+     */
+    public void check(String key, String name, String entityType, List<String> observations) {
+        Keys.validate(key);
+        EntryRules.checkValue(McpMemoryFormat.value(observations), key, provider.limits());
+        EntryRules.checkMetadataSize(EntryRules.normalizeMetadata(McpMemoryFormat.metadata(name, entityType), key), key,
+                provider.limits());
     }
 
     /** Runs {@code work} in one transaction where the provider has them, else straight on it. */
