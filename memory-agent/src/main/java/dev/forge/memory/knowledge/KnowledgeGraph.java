@@ -87,18 +87,17 @@ public final class KnowledgeGraph {
             byKey.putIfAbsent(key, entity);
         }
         return store.update(view -> {
-            List<Entity> created = new ArrayList<>();
+            Map<String, Entity> created = new LinkedHashMap<>();
             for (Map.Entry<String, Entity> item : byKey.entrySet()) {
                 Optional<MemoryEntry> existing = view.get(item.getKey());
                 if (existing.isPresent()) {
                     requireEntity(existing.get(), item.getValue().name());
-                    continue;
+                } else {
+                    created.put(item.getKey(), item.getValue());
                 }
-                Entity entity = item.getValue();
-                view.put(item.getKey(), entity.name(), entity.entityType(), entity.observations());
-                created.add(entity);
             }
-            return created;
+            created.forEach((key, entity) -> view.put(key, entity.name(), entity.entityType(), entity.observations()));
+            return List.copyOf(created.values());
         });
     }
 
@@ -137,9 +136,6 @@ public final class KnowledgeGraph {
      * @throws EntryNotFoundException if an entity does not exist; nothing was added
      */
     public List<AddedObservations> addObservations(List<ObservationAddition> additions) {
-        for (ObservationAddition addition : additions) {
-            existingEntity(addition.entityName());
-        }
         return store.update(view -> {
             // Every item is worked out and checked before the first write, so that a call fails as a whole.
             Map<String, MemoryEntry> entries = new LinkedHashMap<>();

@@ -70,6 +70,9 @@ class KnowledgeGraphTest {
 
         assertThatThrownBy(() -> graph.createEntities(List.of(entity("Zed", "person"), entity("Alice", "person"))))
                 .isInstanceOf(ConflictException.class).hasMessageContaining("not that entity");
+        KnowledgeGraph plain = new KnowledgeGraph(Stores.without(provider, Capability.SEMANTIC_SEARCH));
+        assertThatThrownBy(() -> plain.createEntities(List.of(entity("Zed", "person"), entity("Alice", "person"))))
+                .isInstanceOf(ConflictException.class);
         assertThat(graph.readGraph().entities()).isEmpty();
         assertThat(provider.get("entity:Alice", Scope.GLOBAL).orElseThrow().value()).isEqualTo("my own note");
     }
