@@ -21,6 +21,9 @@ import picocli.CommandLine.ParentCommand;
                     + "format or version, a duplicate key, an invalid key or scope stops the import with the line (and "
                     + "JSON path) of each problem, and nothing is imported (exit 7), unless --skip-invalid is given: then "
                     + "the valid records are imported and each skipped one is reported.",
+            "The official MCP memory server's memory.jsonl is told from its content too: its entities and relations go "
+                    + "into the global scope (docs/mcp-compatibility.md), and its invalid lines are always skipped and "
+                    + "reported, the rest imported.",
             "Importing the same file again changes nothing. Entries move into this project and this session. Fields the "
                     + "input leaves out (created_at, updated_at, version, tags, metadata) get defaults, counted in the summary.",
             "Prints a summary; with --json {\"from\", \"provider\", \"created\", \"overwritten\", \"unchanged\", \"skipped\", "

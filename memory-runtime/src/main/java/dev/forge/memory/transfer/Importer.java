@@ -12,6 +12,7 @@ import dev.forge.memory.VersionHistory;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.transfer.internal.FileRecords;
 import dev.forge.memory.transfer.internal.KeyHashes;
+import dev.forge.memory.transfer.internal.McpMemoryRecords;
 import dev.forge.memory.transfer.internal.ProviderRecords;
 import dev.forge.memory.transfer.internal.RecordSource;
 import dev.forge.memory.transfer.internal.RecordVisitor;
@@ -56,6 +57,12 @@ import java.util.Set;
  * restored and deleted again where the target keeps tombstones and can restore, and counted in
  * {@link ImportResult#deletedKeysDropped()} elsewhere. Fields a file leaves out (seed 004's export has no
  * {@code created_at} or {@code version}) are filled in and counted in {@link ImportResult#defaulted()}.
+ *
+ * <p>The official MCP memory server's {@code memory.jsonl} is told from its content too and read as
+ * {@link McpMemoryFormat} says, into {@linkplain Builder#knowledgeGraphScope the knowledge graph's scope}. Unlike an
+ * export, it is imported whatever invalid lines it holds (as with {@code skipInvalid}): the official server writes no
+ * header or checksum and refuses the whole file for one bad line, so the valid lines are what a user can save. Each
+ * skipped line is reported, and such an import is never {@linkplain ImportResult#lossless() lossless}.
  */
 public final class Importer {
 
@@ -64,9 +71,11 @@ public final class Importer {
     private final TransferProgress progress;
     private final int pageSize;
     private final Clock clock;
+    private final Scope graphScope;
 
     private Importer(Builder builder) {
         this.clock = builder.clock;
+        this.graphScope = builder.graphScope;
         this.policy = builder.policy;
         this.skipInvalid = builder.skipInvalid;
         this.progress = builder.progress;
@@ -80,9 +89,12 @@ public final class Importer {
 
     /**
      * Imports {@code file} into {@code target}, its format told from its content: a JSON document (forge-memory's, or
-     * seed 004's export) or JSON Lines.
+     * seed 004's export), JSON Lines, or the official MCP memory server's {@code memory.jsonl}.
      */
     public ImportResult importFile(Path file, MemoryProvider target) {
+        if (McpMemoryRecords.detect(file)) {
+            return run(new McpMemoryRecords(file, file.toString(), graphScope, clock.instant()), target);
+        }
         return importFile(file, FileRecords.detect(file), target);
     }
 
@@ -109,6 +121,9 @@ public final class Importer {
         try {
             spool = Files.createTempFile("forge-memory-import", ".spool");
             Files.copy(in, spool, StandardCopyOption.REPLACE_EXISTING);
+            if (format.isEmpty() && McpMemoryRecords.detect(spool)) {
+                return run(new McpMemoryRecords(spool, "the input stream", graphScope, clock.instant()), target);
+            }
             return run(new FileRecords(spool, format.orElse(FileRecords.detect(spool)), "the input stream", clock.instant()), target);
         } catch (IOException e) {
             throw new StorageException("Cannot buffer the import stream in a temporary file: " + e.getMessage(), e);
@@ -148,7 +163,7 @@ public final class Importer {
         Check check = new Check(target);
         source.read(check);
         check.confirm(source);
-        if (!check.problems.isEmpty() && !skipInvalid) {
+        if (!check.problems.isEmpty() && !skipInvalid && !(source instanceof McpMemoryRecords)) {
             List<TransferProblem> listed = check.listed();
             throw new TransferFileException("Cannot import " + source.describe() + ": " + check.problemCount + " invalid record(s), first "
                     + listed.get(0) + ". Nothing was imported; fix the input, or skip invalid records and import the rest"
@@ -334,6 +349,13 @@ public final class Importer {
                 skipped++;
                 return;
             }
+            // A record that says no time (a memory.jsonl entity) and holds what the target holds is the same memory:
+            // rewriting it would only stamp it anew.
+            if (existing.isPresent() && entry.history().isEmpty() && entry.defaulted().contains("updated_at")
+                    && existing.get().sameContentAs(current)) {
+                unchanged++;
+                return;
+            }
             if (entry.deleted()) {
                 writeDeleted(entry, existing);
                 return;
@@ -423,8 +445,18 @@ public final class Importer {
         private TransferProgress progress = TransferProgress.NONE;
         private int pageSize = 2000;
         private Clock clock = Clock.systemUTC();
+        private Scope graphScope = Scope.GLOBAL;
 
         private Builder() {
+        }
+
+        /**
+         * The scope the entities and relations of a {@code memory.jsonl} go into: {@link Scope#GLOBAL} by default, as
+         * {@code dev.forge.memory.knowledge.KnowledgeGraph} reads them (the official server keeps one graph per user).
+         */
+        public Builder knowledgeGraphScope(Scope scope) {
+            this.graphScope = Objects.requireNonNull(scope, "scope");
+            return this;
         }
 
         /** The clock whose time a version gets when its file gives none (and no file-wide {@code timestamp}). */

@@ -38,10 +38,10 @@ import java.util.Optional;
 public final class FileRecords implements RecordSource {
 
     // Decimals are read exactly, so that metadata a double cannot hold is refused (as the API refuses it), never rounded.
-    private static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+    static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     // One JSON value a line, nothing after it; the document parser reads on past each record, so only lines check this.
-    private static final ObjectReader TREE = STRICT.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    static final ObjectReader TREE = STRICT.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final Path file;
     private final TransferFormat format;
@@ -90,8 +90,7 @@ public final class FileRecords implements RecordSource {
     @Override
     public void read(RecordVisitor visitor) {
         try (InputStream in = Files.newInputStream(file)) {
-            Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+            Reader reader = strictUtf8(in);
             if (format == TransferFormat.JSONL) {
                 readLines(new BufferedReader(reader, 1 << 16), visitor);
             } else {
@@ -291,6 +290,10 @@ public final class FileRecords implements RecordSource {
         }
         JsonNode formatNode = node.get("format");
         JsonNode versionNode = node.get("version");
+        if (lines && McpMemoryRecords.isRecordLine(node)) {
+            throw fatal(location, "this is the official MCP memory server's memory.jsonl, not a forge-memory export; "
+                    + "import it without --format, and its format is told from its content", null);
+        }
         if (formatNode == null || versionNode == null) {
             throw fatal(location, "the header needs \"format\": \"forge-memory\" and \"version\": \"1.0\""
                     + (node.has("kind") ? "; this line is a record, so the header line is missing" : ""), null);
@@ -337,6 +340,17 @@ public final class FileRecords implements RecordSource {
     }
 
     private TransferFileException fatal(String location, String message, Throwable cause) {
+        return fatal(name, location, message, cause);
+    }
+
+    /** {@code in} as UTF-8 text that throws {@link CharacterCodingException} where a byte sequence is not UTF-8. */
+    static Reader strictUtf8(InputStream in) {
+        return new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+    }
+
+    /** The error that ends the import of the input named {@code name}: nothing was imported. */
+    static TransferFileException fatal(String name, String location, String message, Throwable cause) {
         TransferProblem problem = new TransferProblem(location, message);
         return new TransferFileException("Cannot import " + name + ": " + problem + ". Nothing was imported.", List.of(problem), cause);
     }
