@@ -77,6 +77,7 @@ import picocli.CommandLine.Spec;
             PluginCommand.class,
             ConsolidateCommand.class,
             ContextCommand.class,
+            McpCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {
