@@ -310,6 +310,11 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
         return memories().open();
     }
 
+    /** A variable of the process environment, or null. */
+    String environment(String name) {
+        return environment.get(name);
+    }
+
     /** What {@code -} reads. */
     InputStream stdin() {
         return stdin;

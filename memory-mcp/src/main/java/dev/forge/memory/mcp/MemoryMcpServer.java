@@ -9,6 +9,7 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -61,7 +62,36 @@ public final class MemoryMcpServer {
      */
     public void serveStdio(InputStream in, OutputStream out) {
         StdioInput input = new StdioInput(in, out, jsonMapper);
-        McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(jsonMapper, input, out))
+        McpSyncServer server = configure(McpServer.sync(new StdioServerTransportProvider(jsonMapper, input, out)));
+        LOG.info("Serving provider '{}' over stdio with {} tools.", provider.name(), tools.size());
+        try {
+            input.awaitEnd();
+        } finally {
+            server.closeGracefully();
+        }
+    }
+
+    /**
+     * Serves clients over streamable HTTP on the loopback address until the returned endpoint is closed. Every
+     * request must carry {@code Authorization: Bearer TOKEN}.
+     *
+     * @param port  the port, 0 for any free one ({@link McpHttpEndpoint#uri()} tells which)
+     * @param token the bearer token clients must send
+     */
+    public McpHttpEndpoint serveHttp(int port, String token) {
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(jsonMapper)
+                .mcpEndpoint(McpHttpEndpoint.PATH)
+                .build();
+        McpSyncServer server = configure(McpServer.sync(transport));
+        McpHttpEndpoint endpoint = McpHttpEndpoint.start(transport, server, port, token);
+        LOG.info("Serving provider '{}' on {} with {} tools.", provider.name(), endpoint.uri(), tools.size());
+        return endpoint;
+    }
+
+    /** The server info, instructions, tools and resources, the same on every transport. */
+    private <S extends McpServer.SyncSpecification<S>> McpSyncServer configure(McpServer.SyncSpecification<S> specification) {
+        return specification
                 .serverInfo("forge-memory", version)
                 .instructions("Long-term memory of this project (provider '" + provider.name() + "'). At the start of a "
                         + "task call context; store what is worth keeping with set; find it again with search or query.")
@@ -72,12 +102,6 @@ public final class MemoryMcpServer {
                 .resources(resources().indexes())
                 .resourceTemplates(resources().templates())
                 .build();
-        LOG.info("Serving provider '{}' over stdio with {} tools.", provider.name(), tools.size());
-        try {
-            input.awaitEnd();
-        } finally {
-            server.closeGracefully();
-        }
     }
 
     private MemoryResources resources() {
