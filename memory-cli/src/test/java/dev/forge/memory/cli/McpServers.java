@@ -41,7 +41,11 @@ final class McpServers {
 
     /** A connected, initialized client; {@code stderr} collects the server's stderr lines. */
     static McpSyncClient connect(Path project, Path forgeHome, Path temporary, List<String> stderr) {
-        List<String> command = command(project, temporary);
+        return connect(command(project, temporary), forgeHome, stderr);
+    }
+
+    /** A client connected to the server that {@code command} starts, initialized. */
+    static McpSyncClient connect(List<String> command, Path forgeHome, List<String> stderr) {
         ServerParameters parameters = ServerParameters.builder(command.get(0))
                 .args(command.subList(1, command.size()))
                 .env(Map.of("FORGE_HOME", forgeHome.toString()))
