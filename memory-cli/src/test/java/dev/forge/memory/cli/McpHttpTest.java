@@ -133,4 +133,14 @@ class McpHttpTest {
             assertThat(client.listTools().tools()).hasSize(9);
         }
     }
+
+    @Test
+    void a_port_without_http_is_a_usage_error() {
+        CliHarness cli = new CliHarness(root);
+
+        assertThat(cli.fails(ExitCodes.USAGE, "mcp", "--port", "9000").err())
+                .isEqualTo("forge-memory: --port only goes with --http.\n");
+        assertThat(cli.fails(ExitCodes.USAGE, "mcp", "--http", "--port", "70000").err())
+                .isEqualTo("forge-memory: --port must be from 0 to 65535; got 70000.\n");
+    }
 }
