@@ -3,6 +3,7 @@ package dev.forge.memory.cli;
 import static dev.forge.memory.cli.McpServers.error;
 import static dev.forge.memory.cli.McpServers.ok;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -135,6 +136,8 @@ class McpServerTest {
             JsonNode entry = McpServers.MAPPER.readTree(text(client.readResource(
                     new McpSchema.ReadResourceRequest("memory://project/issue%3A42"))));
             assertThat(entry.get("value").asText()).isEqualTo("Cache misses under load.");
+            assertThatThrownBy(() -> client.readResource(new McpSchema.ReadResourceRequest("memory://project/nope")))
+                    .hasMessageContaining("No entry 'nope' in scope project.");
 
             JsonNode deleted = ok(client, "delete", Map.of("key", "issue:42"));
             assertThat(deleted.get("deleted").asBoolean()).isTrue();
