@@ -78,6 +78,38 @@ class McpStdioTest {
         assertThat(Files.readString(err)).contains("Skipped a line that is not a JSON-RPC message");
     }
 
+    @Test
+    void requests_piped_in_at_once_are_all_answered_before_the_server_exits() throws Exception {
+        Path project = Files.createDirectories(root.resolve("project"));
+        Path requests = root.resolve("requests.jsonl");
+        Files.writeString(requests, String.join("\n",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"pipe\",\"version\":\"1\"}}}",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
+                "not json either",
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"set\",\"arguments\":"
+                        + "{\"key\":\"a\",\"value\":\"first\"}}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"set\",\"arguments\":"
+                        + "{\"key\":\"b\",\"value\":\"second\"}}}") + "\n");
+        Path out = root.resolve("stdout");
+        ProcessBuilder builder = new ProcessBuilder(McpServers.command(project, Files.createDirectories(root.resolve("tmp"))))
+                .redirectInput(requests.toFile()).redirectOutput(out.toFile()).redirectError(root.resolve("stderr").toFile());
+        builder.environment().put("FORGE_HOME", Files.createDirectories(root.resolve("forge-home")).toString());
+        builder.environment().remove("FORGE_MEMORY_PROVIDER");
+        Process server = builder.start();
+
+        assertThat(server.waitFor(120, TimeUnit.SECONDS)).as("the server ends with its input").isTrue();
+        assertThat(server.exitValue()).isZero();
+        List<JsonNode> messages = new ArrayList<>();
+        for (String line : Files.readAllLines(out)) {
+            messages.add(McpServers.MAPPER.readTree(line));
+        }
+        assertThat(messages).extracting(m -> m.path("id").asInt(0)).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
+        assertThat(messages).filteredOn(m -> m.path("id").asInt(0) >= 3)
+                .allSatisfy(m -> assertThat(m.path("result").path("isError").asBoolean()).isFalse());
+    }
+
     /** Reads stdout lines, each a JSON-RPC message, until the answer to request {@code id} is among them. */
     private static void awaitAnswer(BlockingQueue<String> lines, List<JsonNode> messages, int id, Path err) throws Exception {
         while (messages.stream().noneMatch(m -> m.path("id").asInt(-1) == id)) {

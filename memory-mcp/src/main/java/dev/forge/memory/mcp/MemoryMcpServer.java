@@ -57,12 +57,14 @@ public final class MemoryMcpServer {
     }
 
     /**
-     * Serves one client over a pair of streams (the process's stdin and stdout) until the input ends. Only protocol
-     * messages are written to {@code out}; a line that is not a JSON-RPC message gets a parse error and is skipped.
+     * Serves one client over a pair of streams (the process's stdin and stdout) until the input ends and the requests
+     * read are answered. Only protocol messages are written to {@code out}; a line that is not a JSON-RPC message gets
+     * a parse error and is skipped.
      */
     public void serveStdio(InputStream in, OutputStream out) {
-        StdioInput input = new StdioInput(in, out, jsonMapper);
-        McpSyncServer server = configure(McpServer.sync(new StdioServerTransportProvider(jsonMapper, input, out)));
+        StdioOutput output = new StdioOutput(out);
+        StdioInput input = new StdioInput(in, output, jsonMapper);
+        McpSyncServer server = configure(McpServer.sync(new StdioServerTransportProvider(jsonMapper, input, output)));
         LOG.info("Serving provider '{}' over stdio with {} tools.", provider.name(), tools.size());
         try {
             input.awaitEnd();
