@@ -8,7 +8,6 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,11 +47,12 @@ class McpSharedStoreTest {
         }
     }
 
-    @Test
-    void two_servers_on_one_markdown_store_lose_no_write() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"file", "markdown", "sqlite"})
+    void two_servers_on_one_store_lose_no_write(String provider) throws Exception {
         Path project = Files.createDirectories(root.resolve("project"));
         Files.writeString(Files.createDirectories(project.resolve(".forge")).resolve("config.yaml"),
-                "memory:\n  provider: markdown\n");
+                "memory:\n  provider: " + provider + "\n");
         Path home = Files.createDirectories(root.resolve("forge-home"));
         Path tmp = Files.createDirectories(root.resolve("tmp"));
         try (McpSyncClient a = McpServers.connect(project, home, tmp, McpServers.stderr());
