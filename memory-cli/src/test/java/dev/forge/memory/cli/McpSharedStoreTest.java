@@ -57,16 +57,16 @@ class McpSharedStoreTest {
         Path tmp = Files.createDirectories(root.resolve("tmp"));
         try (McpSyncClient a = McpServers.connect(project, home, tmp, McpServers.stderr());
                 McpSyncClient b = McpServers.connect(project, home, tmp, McpServers.stderr())) {
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < 5; i++) {
                 ok(a, "set", Map.of("key", "a:" + i, "value", "from a " + i));
                 ok(b, "set", Map.of("key", "b:" + i, "value", "from b " + i));
                 ok(i % 2 == 0 ? a : b, "set", Map.of("key", "shared", "value", "write " + i));
             }
             for (McpSyncClient client : new McpSyncClient[] {a, b}) {
-                assertThat(ok(client, "query", Map.of("limit", 100)).get("entries")).hasSize(21);
+                assertThat(ok(client, "query", Map.of("limit", 100)).get("entries")).hasSize(11);
                 JsonNode shared = ok(client, "get", Map.of("key", "shared"));
-                assertThat(shared.get("value").asText()).isEqualTo("write 9");
-                assertThat(shared.get("version").asLong()).isEqualTo(10);
+                assertThat(shared.get("value").asText()).isEqualTo("write 4");
+                assertThat(shared.get("version").asLong()).isEqualTo(5);
             }
         }
     }
