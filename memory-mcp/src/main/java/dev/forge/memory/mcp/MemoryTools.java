@@ -20,7 +20,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -94,7 +93,8 @@ public final class MemoryTools {
                         .string("pattern", "The key pattern (default: '*').")
                         .choices("scopes", SCOPES, SCOPE_NAMES)
                         .strings("tags", TAGS)
-                        .choice("order", "The order of the listing.", List.of("key", "key-desc", "updated", "updated-desc"), "key")
+                        .choice("order", "The order: by key, or by update time (updated_desc: newest first).",
+                                ToolArguments.names(Query.Order.class), "key")
                         .integer("limit", "The most entries on this page.", 1, MAX_PAGE, DEFAULT_PAGE)
                         .cursor()
                         .build(),
@@ -105,7 +105,7 @@ public final class MemoryTools {
                             .pattern(args.optionalString("pattern").orElse("*"))
                             .scopes(args.scopes("scopes", EnumSet.of(Scope.PROJECT)))
                             .tags(args.strings("tags"))
-                            .order(order(args))
+                            .order(args.choice("order", Query.Order.class, Query.Order.KEY))
                             .offset(offset)
                             .limit(limit + 1)
                             .build();
@@ -119,7 +119,7 @@ public final class MemoryTools {
                 + "says so where it has not). Values are cut as in query. Returns {hits: [{score, entry}], nextCursor?}.",
                 JsonSchemas.object()
                         .requiredString("text", "What to look for, in words.")
-                        .choice("mode", "How to match.", List.of("keyword", "semantic", "hybrid"), "keyword")
+                        .choice("mode", "How to match.", ToolArguments.names(SearchMode.class), "keyword")
                         .choices("scopes", SCOPES, SCOPE_NAMES)
                         .strings("tags", TAGS)
                         .integer("limit", "The most hits on this page.", 1, MAX_HITS, SearchRequest.DEFAULT_LIMIT)
@@ -183,7 +183,7 @@ public final class MemoryTools {
                         .requiredString("start", "The key to start from.")
                         .string("scope", "The scope of 'start' (default: project).")
                         .strings("types", "Relation types to follow (default: every type).")
-                        .choice("direction", "Which way to follow relations.", List.of("outgoing", "incoming", "both"), "outgoing")
+                        .choice("direction", "Which way to follow relations.", ToolArguments.names(Direction.class), "outgoing")
                         .integer("depth", "The longest path.", 1, Traversal.MAX_DEPTH, 2)
                         .integer("limit", "The most paths on this page.", 1, MAX_PAGE, DEFAULT_PAGE)
                         .cursor()
@@ -275,23 +275,6 @@ public final class MemoryTools {
         node.put("category", entry.category());
         node.put("truncated", entry.truncated());
         return node;
-    }
-
-    private static Query.Order order(ToolArguments args) {
-        String order = args.optionalString("order").orElse("key").trim().toLowerCase(Locale.ROOT);
-        switch (order) {
-            case "key":
-                return Query.Order.KEY;
-            case "key-desc":
-                return Query.Order.KEY_DESC;
-            case "updated":
-                return Query.Order.UPDATED_ASC;
-            case "updated-desc":
-                return Query.Order.UPDATED_DESC;
-            default:
-                throw new dev.forge.memory.InvalidRequestException("query: The 'order' argument must be one of key, "
-                        + "key-desc, updated, updated-desc; got '" + order + "'.");
-        }
     }
 
     /** The error of a key with no entry: the same sentence as the command line's. */

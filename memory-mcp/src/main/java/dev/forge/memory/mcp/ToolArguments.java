@@ -142,11 +142,17 @@ public final class ToolArguments {
                 return constant;
             }
         }
+        throw invalid("The '" + name + "' argument must be one of " + String.join(", ", names(type)) + "; got '"
+                + given.get() + "'.");
+    }
+
+    /** The names {@link #choice} takes for an enum's constants: lower case. */
+    public static <E extends Enum<E>> List<String> names(Class<E> type) {
         List<String> names = new ArrayList<>();
         for (E constant : type.getEnumConstants()) {
             names.add(constant.name().toLowerCase(java.util.Locale.ROOT));
         }
-        throw invalid("The '" + name + "' argument must be one of " + String.join(", ", names) + "; got '" + given.get() + "'.");
+        return names;
     }
 
     /** Where a page starts: the {@value #CURSOR} a previous page returned, 0 when absent. */

@@ -10,6 +10,9 @@ import dev.forge.memory.spi.ProviderRegistry;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -18,8 +21,29 @@ import org.junit.jupiter.api.Test;
 /** The call layer of the server on a real in-memory store: results, tool errors, and more tools beside the native ones. */
 class MemoryMcpServerTest {
 
+    /** A clock a minute further on at each reading, so that every write has its own time. */
+    private static final class Ticking extends Clock {
+        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+        @Override
+        public synchronized Instant instant() {
+            now = now.plusSeconds(60);
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+
     private final MemoryProvider provider = new InMemoryMemoryProviderFactory().open(ProviderContext.builder()
-            .projectId("p").sessionId("s").clock(Clock.systemUTC()).registry(ProviderRegistry.of()).build());
+            .projectId("p").sessionId("s").clock(new Ticking()).registry(ProviderRegistry.of()).build());
 
     @AfterEach
     void close() {
@@ -55,6 +79,20 @@ class MemoryMcpServerTest {
         assertThat(text(result)).isEqualTo("query: The 'limit' argument must be a whole number; got a string.");
         assertThat(text(server.call(tool(server, "query"), Map.of("cursor", "x"))))
                 .startsWith("query: The cursor 'x' is not one this tool returned");
+    }
+
+    @Test
+    void query_orders_by_the_names_of_the_api_and_refuses_others_naming_them() {
+        MemoryMcpServer server = MemoryMcpServer.builder(provider).build();
+        server.call(tool(server, "set"), Map.of("key", "a", "value", "older"));
+        server.call(tool(server, "set"), Map.of("key", "b", "value", "newer"));
+
+        assertThat(text(server.call(tool(server, "query"), Map.of("order", "updated_desc"))))
+                .matches(".*\"key\":\"b\".*\"key\":\"a\".*");
+        assertThat(text(server.call(tool(server, "query"), Map.of("order", "key"))))
+                .matches(".*\"key\":\"a\".*\"key\":\"b\".*");
+        assertThat(text(server.call(tool(server, "query"), Map.of("order", "newest"))))
+                .isEqualTo("query: The 'order' argument must be one of key, key_desc, updated_desc, updated_asc; got 'newest'.");
     }
 
     @Test
