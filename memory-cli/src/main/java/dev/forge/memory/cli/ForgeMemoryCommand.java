@@ -77,6 +77,7 @@ import picocli.CommandLine.Spec;
             PluginCommand.class,
             ConsolidateCommand.class,
             ContextCommand.class,
+            McpCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {
@@ -307,6 +308,11 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
     /** Opens the configured provider; the caller closes it. */
     MemoryProvider open() {
         return memories().open();
+    }
+
+    /** A variable of the process environment, or null. */
+    String environment(String name) {
+        return environment.get(name);
     }
 
     /** What {@code -} reads. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.modelcontextprotocol.client.McpSyncClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -132,6 +133,20 @@ class ShadedJarTest {
         Run reindex = run("", "--memory-provider", "vector", "reindex", "--json");
         assertThat(reindex.exitCode()).as(reindex.toString()).isZero();
         assertThat(reindex.json().path("fingerprint").asText()).startsWith("minilm:");
+    }
+
+    @Test
+    void the_jar_serves_mcp_over_stdio() throws Exception {
+        List<String> stderr = McpServers.stderr();
+        try (McpSyncClient client = McpServers.connect(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-jar", JAR.toString(), "--project", project.toString(), "--memory-provider", "sqlite", "mcp"),
+                forgeHome, stderr)) {
+            assertThat(client.listTools().tools()).hasSize(9);
+            McpServers.ok(client, "set", Map.of("key", "from-the-jar", "value", "served by the shaded jar"));
+            assertThat(McpServers.ok(client, "search", Map.of("text", "shaded")).path("hits").get(0).path("entry")
+                    .path("key").asText()).isEqualTo("from-the-jar");
+        }
+        assertThat(project.resolve(".forge/memory.db")).isRegularFile();
     }
 
     @Test

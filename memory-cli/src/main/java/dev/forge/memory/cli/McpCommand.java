@@ -1,0 +1,103 @@
+package dev.forge.memory.cli;
+
+import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.mcp.McpHttpEndpoint;
+import dev.forge.memory.mcp.MemoryMcpServer;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code mcp [--http [--port N]]}: serves the configured provider to MCP clients. */
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+        description = {"Serve the configured provider as an MCP server: tools set, get, query, search, delete, relate, "
+                + "traverse, history and context, and memories as memory:// resources. The provider is opened once, "
+                + "for the whole session.",
+            "Over stdio (default) until the client closes stdin: stdout carries only the protocol, logs go to stderr "
+                    + "(everything with --verbose).",
+            "With --http, over streamable HTTP at http://127.0.0.1:PORT/mcp until stopped (Ctrl-C, SIGTERM); every "
+                    + "request must carry 'Authorization: Bearer TOKEN', the token taken from $" + McpCommand.TOKEN_VARIABLE
+                    + " or generated and printed on stderr.",
+            "Client configuration: docs/mcp.md."})
+final class McpCommand implements Callable<Integer> {
+
+    /** The environment variable holding the bearer token of {@code --http}. */
+    static final String TOKEN_VARIABLE = "FORGE_MCP_TOKEN";
+    /** The default port of {@code --http}. */
+    static final int DEFAULT_PORT = 8765;
+
+    @ParentCommand
+    ForgeMemoryCommand cli;
+
+    /** Counted down once the provider is closed: a shutdown hook waits for it before the JVM exits. */
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    @Option(names = "--http", description = "Serve streamable HTTP on 127.0.0.1 instead of stdio.")
+    boolean http;
+
+    @Option(names = "--port", paramLabel = "N", description = "With --http: the port, 0 for any free one (default: "
+            + DEFAULT_PORT + ").")
+    Integer port;
+
+    @Override
+    public Integer call() {
+        if (port != null && !http) {
+            throw new UsageException("--port only goes with --http.");
+        }
+        if (port != null && (port < 0 || port > 65_535)) {
+            throw new UsageException("--port must be from 0 to 65535; got " + port + ".");
+        }
+        // The protocol owns the process's stdout: anything else a library prints there goes to stderr instead.
+        OutputStream protocol = new FileOutputStream(FileDescriptor.out);
+        PrintStream stdout = System.out;
+        System.setOut(System.err);
+        try (MemoryProvider memory = cli.open()) {
+            String version = ForgeMemoryCommand.class.getPackage().getImplementationVersion();
+            MemoryMcpServer server = MemoryMcpServer.builder(memory)
+                    .version(version == null ? "development" : version)
+                    .build();
+            if (http) {
+                serveHttp(server);
+            } else {
+                server.serveStdio(cli.stdin(), protocol);
+            }
+        } finally {
+            System.setOut(stdout);
+            closed.countDown();
+        }
+        return ExitCodes.OK;
+    }
+
+    private void serveHttp(MemoryMcpServer server) {
+        String token = cli.environment(TOKEN_VARIABLE);
+        boolean generated = token == null || token.isBlank();
+        if (generated) {
+            byte[] random = new byte[32];
+            new SecureRandom().nextBytes(random);
+            token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        }
+        McpHttpEndpoint endpoint = server.serveHttp(port == null ? DEFAULT_PORT : port, token);
+        // Ctrl-C or SIGTERM: stop serving, and let this thread close the provider before the JVM exits.
+        Thread hook = new Thread(() -> {
+            endpoint.close();
+            try {
+                closed.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "forge-memory-mcp-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        cli.err().println("Serving MCP on " + endpoint.uri() + (generated ? " with the bearer token " + token
+                + " (set $" + TOKEN_VARIABLE + " to choose it)." : " with the bearer token from $" + TOKEN_VARIABLE + "."));
+        cli.err().flush();
+        endpoint.await();
+    }
+}
