@@ -1,6 +1,8 @@
 package dev.forge.memory.cli;
 
 import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.Scope;
+import dev.forge.memory.mcp.KnowledgeGraphTools;
 import dev.forge.memory.mcp.McpHttpEndpoint;
 import dev.forge.memory.mcp.MemoryMcpServer;
 import java.io.FileDescriptor;
@@ -9,6 +11,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +46,22 @@ final class McpCommand implements Callable<Integer> {
     @Option(names = "--http", description = "Serve streamable HTTP on 127.0.0.1 instead of stdio.")
     boolean http;
 
+    /** Which tools the server offers. */
+    enum Tools {
+        /** set, get, query, search, delete, relate, traverse, history, context. */
+        NATIVE,
+        /** The official MCP memory server's nine tools, over the GLOBAL scope. */
+        OFFICIAL,
+        /** Both sets. */
+        ALL
+    }
+
+    @Option(names = "--tools", paramLabel = "SET", defaultValue = "native", converter = ToolsConverter.class,
+            description = "native (default): set, get, query, search, delete, relate, traverse, history, context; "
+                    + "official: the official MCP memory server's tools (create_entities, read_graph, ...) over the "
+                    + "GLOBAL scope, for its users (docs/mcp-compatibility.md); all: both.")
+    Tools tools;
+
     @Option(names = "--port", paramLabel = "N", description = "With --http: the port, 0 for any free one (default: "
             + DEFAULT_PORT + ").")
     Integer port;
@@ -63,6 +82,8 @@ final class McpCommand implements Callable<Integer> {
             String version = ForgeMemoryCommand.class.getPackage().getImplementationVersion();
             MemoryMcpServer server = MemoryMcpServer.builder(memory)
                     .version(version == null ? "development" : version)
+                    .nativeTools(tools != Tools.OFFICIAL)
+                    .tools(tools == Tools.NATIVE ? List.of() : KnowledgeGraphTools.of(memory, Scope.GLOBAL))
                     .build();
             if (http) {
                 serveHttp(server);
@@ -99,5 +120,19 @@ final class McpCommand implements Callable<Integer> {
                 + " (set $" + TOKEN_VARIABLE + " to choose it)." : " with the bearer token from $" + TOKEN_VARIABLE + "."));
         cli.err().flush();
         endpoint.await();
+    }
+
+    /** Reads {@code --tools} in any case, naming the sets on a typo. */
+    static final class ToolsConverter implements picocli.CommandLine.ITypeConverter<Tools> {
+        @Override
+        public Tools convert(String value) {
+            for (Tools set : Tools.values()) {
+                if (set.name().equalsIgnoreCase(value.trim())) {
+                    return set;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value
+                    + "' is not a tool set: use native, official or all.");
+        }
     }
 }

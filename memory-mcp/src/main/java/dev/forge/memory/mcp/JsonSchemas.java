@@ -63,6 +63,38 @@ public final class JsonSchemas {
                 "description", description));
     }
 
+    /**
+     * A required list of objects, each with exactly the given properties, all required (the shape of the official
+     * memory server's arguments).
+     *
+     * @param item the properties of each object, by name: schemas such as {@link #text} and {@link #texts} give
+     */
+    public JsonSchemas requiredObjects(String name, String description, Map<String, Map<String, Object>> item) {
+        required.add(name);
+        Map<String, Object> itemSchema = new LinkedHashMap<>();
+        itemSchema.put("type", "object");
+        itemSchema.put("properties", new LinkedHashMap<>(item));
+        itemSchema.put("required", List.copyOf(item.keySet()));
+        itemSchema.put("additionalProperties", false);
+        return property(name, Map.of("type", "array", "items", itemSchema, "description", description));
+    }
+
+    /** A required list of strings. */
+    public JsonSchemas requiredStrings(String name, String description) {
+        required.add(name);
+        return strings(name, description);
+    }
+
+    /** The schema of a string property, for {@link #requiredObjects}. */
+    public static Map<String, Object> text(String description) {
+        return Map.of("type", "string", "description", description);
+    }
+
+    /** The schema of a list-of-strings property, for {@link #requiredObjects}. */
+    public static Map<String, Object> texts(String description) {
+        return Map.of("type", "array", "items", Map.of("type", "string"), "description", description);
+    }
+
     /** An optional JSON object. */
     public JsonSchemas map(String name, String description) {
         return property(name, Map.of("type", "object", "description", description));

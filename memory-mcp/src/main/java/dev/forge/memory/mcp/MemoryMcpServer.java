@@ -42,7 +42,7 @@ public final class MemoryMcpServer {
 
     private MemoryMcpServer(Builder builder) {
         this.provider = builder.provider;
-        this.tools = List.copyOf(builder.tools);
+        this.tools = List.copyOf(builder.tools());
         this.version = builder.version;
     }
 
@@ -158,27 +158,27 @@ public final class MemoryMcpServer {
     public static final class Builder {
 
         private final MemoryProvider provider;
-        private final List<McpTool> tools = new ArrayList<>();
-        private final Set<String> names = new HashSet<>();
+        private final List<McpTool> added = new ArrayList<>();
+        private boolean nativeTools = true;
         private String version = "development";
 
         private Builder(MemoryProvider provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
-            tools(MemoryTools.of(provider));
         }
 
         /**
-         * Adds tools beside the native ones.
-         *
-         * @throws IllegalArgumentException if a name is already taken
+         * Whether the server offers the native tools ({@link MemoryTools}); true by default. Off for a server that
+         * offers only the tools added with {@link #tools}, such as the official memory server's
+         * ({@link KnowledgeGraphTools}).
          */
+        public Builder nativeTools(boolean on) {
+            this.nativeTools = on;
+            return this;
+        }
+
+        /** Adds tools beside the native ones; {@link #build} refuses two tools of one name. */
         public Builder tools(List<McpTool> more) {
-            for (McpTool tool : more) {
-                if (!names.add(tool.name())) {
-                    throw new IllegalArgumentException("Two tools are named '" + tool.name() + "'.");
-                }
-                tools.add(tool);
-            }
+            added.addAll(more);
             return this;
         }
 
@@ -188,9 +188,28 @@ public final class MemoryMcpServer {
             return this;
         }
 
-        /** The server; nothing runs until {@link #serveStdio}. */
+        /**
+         * The server; nothing runs until {@link #serveStdio}.
+         *
+         * @throws IllegalArgumentException if two tools have one name, or there is no tool at all
+         */
         public MemoryMcpServer build() {
             return new MemoryMcpServer(this);
+        }
+
+        private List<McpTool> tools() {
+            List<McpTool> all = new ArrayList<>(nativeTools ? MemoryTools.of(provider) : List.of());
+            all.addAll(added);
+            Set<String> names = new HashSet<>();
+            for (McpTool tool : all) {
+                if (!names.add(tool.name())) {
+                    throw new IllegalArgumentException("Two tools are named '" + tool.name() + "'.");
+                }
+            }
+            if (all.isEmpty()) {
+                throw new IllegalArgumentException("A server needs at least one tool.");
+            }
+            return all;
         }
     }
 }

@@ -102,6 +102,32 @@ public final class ToolArguments {
         return strings;
     }
 
+    /**
+     * A required list of JSON objects, each read as {@code type}: a record whose components are the object's fields,
+     * all required, no others.
+     */
+    public <T> List<T> records(String name, Class<T> type) {
+        Object value = values.get(name);
+        if (!(value instanceof List<?> list)) {
+            throw invalid("The '" + name + "' argument must be a list of objects; got " + describe(value) + ".");
+        }
+        List<T> records = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            Object item = list.get(i);
+            if (!(item instanceof Map<?, ?> map) || !map.keySet().equals(RecordFields.names(type))
+                    || map.values().stream().anyMatch(java.util.Objects::isNull)) {
+                throw invalid("Item " + (i + 1) + " of '" + name + "' must be an object with exactly the fields "
+                        + String.join(", ", RecordFields.names(type)) + "; got " + describe(item) + ".");
+            }
+            try {
+                records.add(RecordFields.read(map, type));
+            } catch (IllegalArgumentException e) {
+                throw invalid("Item " + (i + 1) + " of '" + name + "': " + e.getMessage());
+            }
+        }
+        return records;
+    }
+
     /** A JSON object; empty when absent. */
     @SuppressWarnings("unchecked")
     public Map<String, Object> object(String name) {

@@ -127,8 +127,12 @@ class MemoryMcpServerTest {
                 .containsExactly("set", "get", "query", "search", "delete", "relate", "traverse", "history", "context",
                         "read_graph");
         McpTool clash = new McpTool("get", "Clashes.", JsonSchemas.object().build(), args -> Map.of());
-        assertThatThrownBy(() -> MemoryMcpServer.builder(provider).tools(List.of(clash)))
+        assertThatThrownBy(() -> MemoryMcpServer.builder(provider).tools(List.of(clash)).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("Two tools are named 'get'.");
+        assertThat(MemoryMcpServer.builder(provider).nativeTools(false).tools(List.of(clash)).build().tools())
+                .extracting(McpTool::name).containsExactly("get");
+        assertThatThrownBy(() -> MemoryMcpServer.builder(provider).nativeTools(false).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("A server needs at least one tool.");
     }
 
     @Test
