@@ -160,6 +160,12 @@ public final class Documents {
         };
     }
 
+    /**
+     * The namespace, in a project's index, of GLOBAL entries that index held before GLOBAL moved to the shared index
+     * and that could not be moved (the shared index holds the key with other content): no scope reads it.
+     */
+    public static final String UNMOVED_GLOBAL = "unmoved" + SEP + "global";
+
     /** The id of {@code key} in namespace {@code ns}. */
     public static String id(String ns, String key) {
         return ns + SEP + key;

@@ -46,7 +46,7 @@ import java.util.function.Supplier;
  * commit). Commits and refreshes hold the read lock, so that a reindex, which holds the write lock and the commit
  * lock for its whole run, never sees anything committed half way, and may swap the writer after a rollback.
  */
-public final class SharedIndex {
+public final class SharedIndex implements VectorIndex {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedIndex.class);
     private static final Map<Path, SharedIndex> OPEN = new HashMap<>();
@@ -79,14 +79,7 @@ public final class SharedIndex {
      * @throws ConfigurationException      if the directory holds something other than this provider's index
      */
     public static SharedIndex acquire(Path directory, Supplier<IndexState> fresh) {
-        Path real;
-        try {
-            AtomicFiles.createDirectories(directory, false);
-            real = directory.toRealPath();
-        } catch (IOException e) {
-            throw new BackendUnavailableException("Cannot create or open the vector index directory " + directory + ": " + e
-                    + ". Check that the path is a directory you can write to.", e);
-        }
+        Path real = IndexFiles.realDirectory(directory, "Check that the path is a directory you can write to.");
         synchronized (OPEN) {
             SharedIndex index = OPEN.get(real);
             if (index == null) {
@@ -99,12 +92,7 @@ public final class SharedIndex {
     }
 
     private static SharedIndex open(Path real, Supplier<IndexState> fresh) {
-        PrivateFiles dir;
-        try {
-            dir = new PrivateFiles(FSDirectory.open(real));
-        } catch (IOException e) {
-            throw new BackendUnavailableException("Cannot open the vector index directory " + real + ": " + e, e);
-        }
+        PrivateFiles dir = IndexFiles.open(real);
         SharedIndex index = new SharedIndex(real, dir);
         try {
             index.openWriter(fresh);
@@ -124,24 +112,9 @@ public final class SharedIndex {
                     .setCommitOnClose(true);
             opened = new IndexWriter(luceneDirectory, config);
             luceneDirectory.restrictAll();
-            Map<String, String> userData = new LinkedHashMap<>();
-            Iterable<Map.Entry<String, String>> live = opened.getLiveCommitData();
-            if (live != null) {
-                live.forEach(e -> userData.put(e.getKey(), e.getValue()));
-            }
-            IndexState recorded;
-            try {
-                recorded = IndexState.fromUserData(userData).orElse(null);
-            } catch (IllegalArgumentException e) {
-                throw new CorruptEntryException("The vector index at " + directory + " cannot be read: " + e.getMessage()
-                        + ". It is left as it is; open it with the forge-memory version that wrote it, or move it away and "
-                        + "re-import the memories.", e);
-            }
+            IndexState recorded = IndexFiles.recorded(opened.getLiveCommitData(), directory,
+                    existed ? opened.getDocStats().numDocs : 0).orElse(null);
             if (recorded == null) {
-                if (existed && opened.getDocStats().numDocs > 0) {
-                    throw new ConfigurationException("The directory " + directory + " holds a Lucene index that the vector "
-                            + "provider did not write; it is left untouched. Configure another 'path'.");
-                }
                 recorded = fresh.get();
                 opened.setLiveCommitData(recorded.toUserData().entrySet());
                 opened.commit();
@@ -159,14 +132,9 @@ public final class SharedIndex {
             throw new BackendUnavailableException("The vector index at " + directory + " is in use by another process "
                     + "(it holds Lucene's write.lock). Only one process at a time may open a vector index: close the other "
                     + "forge-memory process, or give this one another 'path'.", e);
-        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
-            closeQuietly(opened);
-            throw new CorruptEntryException("The vector index at " + directory + " is damaged or of an unknown format ("
-                    + e.getMessage() + "). Nothing was changed: restore the directory from a backup, or move it away and "
-                    + "re-import the memories (forge-memory import).", e);
         } catch (IOException e) {
             closeQuietly(opened);
-            throw new BackendUnavailableException("Cannot open the vector index at " + directory + ": " + e, e);
+            throw IndexFiles.unopenable(directory, e);
         } catch (RuntimeException e) {
             closeQuietly(opened);
             throw e;
@@ -174,23 +142,19 @@ public final class SharedIndex {
     }
 
     /** The directory's real path. */
+    @Override
     public Path directory() {
         return directory;
     }
 
     /** What the index records about its vectors now. */
+    @Override
     public IndexState state() {
         return state;
     }
 
-    /** Something to do with a searcher that may throw {@link IOException}. */
-    @FunctionalInterface
-    public interface SearcherWork<T> {
-        /** Does it. */
-        T apply(IndexSearcher searcher) throws IOException;
-    }
-
     /** Runs {@code work} on a searcher that sees every completed write. */
+    @Override
     public <T> T read(SearcherWork<T> work) {
         lock.readLock().lock();
         try {
@@ -213,14 +177,15 @@ public final class SharedIndex {
      * pending changes from the moment it is made until a refreshed searcher holds it, so that writers never wait
      * for a refresh (which would flush a segment) while they hold the write lock.
      */
-    public final class Changes {
+    private final class OverlayChanges implements Changes {
         private long last = -1;
         private IndexWriter base;
 
-        private Changes() {
+        private OverlayChanges() {
         }
 
         /** The current entry of {@code id}, including changes not yet visible to searchers. */
+        @Override
         public Optional<MemoryEntry> current(String id, String where) throws IOException {
             Pending change = pending.get(id);
             if (change != null) {
@@ -240,16 +205,19 @@ public final class SharedIndex {
         }
 
         /** Replaces the document of {@code id} by {@code doc}, which holds {@code entry}. */
+        @Override
         public void put(String id, Document doc, MemoryEntry entry) throws IOException {
             record(id, Optional.of(entry), writer.updateDocument(new Term(Documents.ID, id), doc));
         }
 
         /** Deletes the document of {@code id}. */
+        @Override
         public void delete(String id) throws IOException {
             record(id, Optional.empty(), writer.deleteDocuments(new Term(Documents.ID, id)));
         }
 
         /** Deletes every document of namespace {@code ns}; returns how many there were. */
+        @Override
         public int deleteNamespace(String ns) throws IOException {
             refreshCoveringAll();
             Term term = new Term(Documents.NS, ns);
@@ -279,22 +247,16 @@ public final class SharedIndex {
     private record Pending(Optional<MemoryEntry> entry, long sequence) {
     }
 
-    /** Something to do with {@link Changes}. */
-    @FunctionalInterface
-    public interface ChangeWork<T> {
-        /** Does it. */
-        T apply(Changes changes) throws IOException;
-    }
-
     /**
      * Runs {@code work} alone (no other write, no reindex), then commits its changes and refreshes the searcher
      * before returning: what it wrote is durable and visible. The commit happens outside the write lock, so that
      * writers queued behind one commit are committed together by the next one (group commit); each still returns
      * only after a commit that holds its changes.
      */
+    @Override
     public <T> T write(ChangeWork<T> work) {
         T result;
-        Changes changes = new Changes();
+        OverlayChanges changes = new OverlayChanges();
         lock.writeLock().lock();
         try {
             changes.base = writer;
@@ -392,6 +354,7 @@ public final class SharedIndex {
      * Records {@code newState} with the next commit, for writes of a provider whose model differs from the index's
      * (opened for a reindex): the index is then marked incomplete. Call inside {@link #write}.
      */
+    @Override
     public void recordState(IndexState newState) {
         writer.setLiveCommitData(newState.toUserData().entrySet());
         state = newState;
@@ -402,6 +365,7 @@ public final class SharedIndex {
      * in an earlier form ({@link IndexState#recordedInAnEarlierForm}): committed at once, so that an earlier form,
      * which may hold a secret, leaves the index (Lucene keeps only the last commit).
      */
+    @Override
     public IndexState adoptRecognised(EmbeddingModel model) {
         IndexState recorded = state;
         if (!recorded.recordedInAnEarlierForm(model)) {
@@ -414,18 +378,12 @@ public final class SharedIndex {
         return state;
     }
 
-    /** A rebuild of the index, run alone: see {@link #rebuild}. */
-    @FunctionalInterface
-    public interface Rebuild<T> {
-        /** Rewrites documents with {@code writer}, reading them from {@code searcher}. */
-        T apply(IndexWriter writer, IndexSearcher searcher) throws IOException;
-    }
-
     /**
      * Runs {@code rebuild} with no other write or commit in between, after committing what earlier writes left
      * uncommitted; then commits once with {@code newState}. If the rebuild fails, every change it made is rolled
      * back, the index is reopened as last committed (the old vectors and state) and the failure is rethrown.
      */
+    @Override
     public <T> T rebuild(IndexState newState, Rebuild<T> rebuild) {
         lock.writeLock().lock();
         try {
@@ -494,21 +452,16 @@ public final class SharedIndex {
     }
 
     private MemoryException failure(String what, Exception e) {
-        if (e instanceof CorruptIndexException) {
-            return new CorruptEntryException("The vector index at " + directory + " is damaged (" + e.getMessage()
-                    + "); the " + what + " failed and nothing was changed. Run forge-memory doctor, then restore the "
-                    + "directory from a backup or move it away and re-import the memories.", e);
-        }
         if (e instanceof AlreadyClosedException) {
             return new BackendUnavailableException("The vector index at " + directory + " was closed"
                     + (writer != null && writer.getTragicException() != null ? " after an error: " + writer.getTragicException() : "")
                     + "; the " + what + " failed. Open the provider again.", e);
         }
-        return new StorageException("The " + what + " of the vector index at " + directory + " failed: " + e
-                + ". Check the disk (space, permissions) and retry.", e);
+        return IndexFiles.failed(directory, what, e);
     }
 
     /** Gives up one reference; the last one closes the index (its writer commits nothing new: all is committed). */
+    @Override
     public void release() {
         synchronized (OPEN) {
             if (--references > 0) {
