@@ -23,15 +23,9 @@ import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.vector.internal.Documents;
-import dev.forge.memory.vector.internal.EntryCodec;
 import dev.forge.memory.vector.internal.IndexState;
 import dev.forge.memory.vector.internal.ScopedIndexes;
 import dev.forge.memory.vector.internal.VectorIndex;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopDocs;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -204,16 +198,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         Keys.validate(key);
         checkOpen();
         String id = Documents.id(namespace(scope), key);
-        return indexes.of(scope).read(searcher -> find(searcher, id, where(key, scope)));
-    }
-
-    private static Optional<MemoryEntry> find(IndexSearcher searcher, String id, String where) throws IOException {
-        TopDocs top = searcher.search(new TermQuery(new Term(Documents.ID, id)), 1);
-        if (top.scoreDocs.length == 0) {
-            return Optional.empty();
-        }
-        Document doc = searcher.storedFields().document(top.scoreDocs[0].doc);
-        return Optional.of(EntryCodec.decode(doc.get(Documents.ENTRY), where));
+        return indexes.of(scope).read(searcher -> Documents.find(searcher, id, where(key, scope)));
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryException;
-import dev.forge.memory.embedding.EmbeddingModel;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
@@ -15,7 +14,6 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.slf4j.Logger;
@@ -24,7 +22,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -45,7 +42,7 @@ public final class GlobalIndex implements VectorIndex {
     public static final Duration LOCK_WAIT = Duration.ofSeconds(30);
 
     private static final Logger LOG = LoggerFactory.getLogger(GlobalIndex.class);
-    private static final Map<Path, GlobalIndex> OPEN = new HashMap<>();
+    private static final OpenIndexes<GlobalIndex> OPEN = new OpenIndexes<>();
     private static final long RETRY_MILLIS = 20;
 
     private final Path directory;
@@ -55,7 +52,6 @@ public final class GlobalIndex implements VectorIndex {
     private volatile IndexState state;
     /** The writer of the write under way (under the write lock), for {@link #recordState}. */
     private IndexWriter writing;
-    private int references;
 
     private GlobalIndex(Path directory, PrivateFiles luceneDirectory, SearcherManager manager, IndexState state) {
         this.directory = directory;
@@ -75,15 +71,7 @@ public final class GlobalIndex implements VectorIndex {
         Path real = IndexFiles.realDirectory(directory, "GLOBAL memories of every project live there: make the "
                 + "directory (and the forge home, $FORGE_HOME or ~/.forge) writable, or set 'global_path' to a directory "
                 + "you can write to.");
-        synchronized (OPEN) {
-            GlobalIndex index = OPEN.get(real);
-            if (index == null) {
-                index = open(real, fresh);
-                OPEN.put(real, index);
-            }
-            index.references++;
-            return index;
-        }
+        return OPEN.acquire(real, path -> open(path, fresh));
     }
 
     private static GlobalIndex open(Path real, Supplier<IndexState> fresh) {
@@ -97,10 +85,10 @@ public final class GlobalIndex implements VectorIndex {
                     .orElseGet(fresh);
             return new GlobalIndex(real, dir, new SearcherManager(dir, null), recorded);
         } catch (IOException e) {
-            closeQuietly(dir);
+            OpenIndexes.closeQuietly(dir);
             throw IndexFiles.unopenable(real, e);
         } catch (RuntimeException e) {
-            closeQuietly(dir);
+            OpenIndexes.closeQuietly(dir);
             throw e;
         }
     }
@@ -158,13 +146,9 @@ public final class GlobalIndex implements VectorIndex {
     /** Reopens the searcher if another process (or this one) has committed since, and takes the state it records. */
     private void refresh() throws IOException {
         manager.maybeRefreshBlocking();
-        IndexSearcher searcher = manager.acquire();
-        try {
-            Map<String, String> data = ((DirectoryReader) searcher.getIndexReader()).getIndexCommit().getUserData();
-            IndexFiles.recorded(data.entrySet(), directory, 0).ifPresent(recorded -> state = recorded);
-        } finally {
-            manager.release(searcher);
-        }
+        Map<String, String> data = IndexFiles.withSearcher(manager,
+                searcher -> ((DirectoryReader) searcher.getIndexReader()).getIndexCommit().getUserData());
+        IndexFiles.recorded(data.entrySet(), directory, 0).ifPresent(recorded -> state = recorded);
     }
 
     @Override
@@ -172,12 +156,7 @@ public final class GlobalIndex implements VectorIndex {
         lock.readLock().lock();
         try {
             refresh();
-            IndexSearcher searcher = manager.acquire();
-            try {
-                return work.apply(searcher);
-            } finally {
-                manager.release(searcher);
-            }
+            return IndexFiles.withSearcher(manager, work);
         } catch (IOException | AlreadyClosedException e) {
             throw failure("read", e);
         } finally {
@@ -208,13 +187,7 @@ public final class GlobalIndex implements VectorIndex {
             writing = writer;
             try {
                 refresh();
-                T result;
-                IndexSearcher searcher = manager.acquire();
-                try {
-                    result = work.apply(writer, searcher);
-                } finally {
-                    manager.release(searcher);
-                }
+                T result = IndexFiles.withSearcher(manager, searcher -> work.apply(writer, searcher));
                 if (newState != null) {
                     writer.setLiveCommitData(newState.toUserData().entrySet());
                 }
@@ -255,16 +228,7 @@ public final class GlobalIndex implements VectorIndex {
 
         @Override
         public Optional<MemoryEntry> current(String id, String where) throws IOException {
-            IndexSearcher searcher = manager.acquire();
-            try {
-                TopDocs top = searcher.search(new TermQuery(new Term(Documents.ID, id)), 1);
-                if (top.scoreDocs.length == 0) {
-                    return Optional.empty();
-                }
-                return Optional.of(EntryCodec.decode(searcher.storedFields().document(top.scoreDocs[0].doc).get(Documents.ENTRY), where));
-            } finally {
-                manager.release(searcher);
-            }
+            return IndexFiles.withSearcher(manager, searcher -> Documents.find(searcher, id, where));
         }
 
         @Override
@@ -280,13 +244,7 @@ public final class GlobalIndex implements VectorIndex {
         @Override
         public int deleteNamespace(String ns) throws IOException {
             Term term = new Term(Documents.NS, ns);
-            IndexSearcher searcher = manager.acquire();
-            int count;
-            try {
-                count = searcher.count(new TermQuery(term));
-            } finally {
-                manager.release(searcher);
-            }
+            int count = IndexFiles.withSearcher(manager, searcher -> searcher.count(new TermQuery(term)));
             if (count > 0) {
                 writer.deleteDocuments(term);
             }
@@ -300,19 +258,6 @@ public final class GlobalIndex implements VectorIndex {
         state = newState;
     }
 
-    @Override
-    public IndexState adoptRecognised(EmbeddingModel model) {
-        IndexState recorded = state;
-        if (!recorded.recordedInAnEarlierForm(model)) {
-            return recorded;
-        }
-        rebuild(new IndexState(model.fingerprint(), model.name(), model.dimension(), recorded.complete()),
-                (writer, searcher) -> null);
-        LOG.info("The vector index at {} now records its model's fingerprint in the current form: {}", directory,
-                model.fingerprint());
-        return state;
-    }
-
     private MemoryException failure(String what, Exception e) {
         if (e instanceof AlreadyClosedException) {
             return new BackendUnavailableException("The shared GLOBAL vector index at " + directory + " was closed; the "
@@ -323,26 +268,14 @@ public final class GlobalIndex implements VectorIndex {
 
     @Override
     public void release() {
-        synchronized (OPEN) {
-            if (--references > 0) {
-                return;
-            }
-            OPEN.remove(directory);
+        OPEN.release(directory, () -> {
             lock.writeLock().lock();
             try {
-                closeQuietly(manager);
-                closeQuietly(luceneDirectory);
+                OpenIndexes.closeQuietly(manager);
+                OpenIndexes.closeQuietly(luceneDirectory);
             } finally {
                 lock.writeLock().unlock();
             }
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable closeable) {
-        try {
-            closeable.close();
-        } catch (Exception e) {
-            LOG.warn("Closing part of the shared GLOBAL vector index failed: {}", e.toString());
-        }
+        });
     }
 }

@@ -9,6 +9,8 @@ import dev.forge.memory.support.files.AtomicFiles;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.FSDirectory;
 
 import java.io.IOException;
@@ -72,6 +74,16 @@ final class IndexFiles {
                     + "provider did not write; it is left untouched. Configure another path.");
         }
         return recorded;
+    }
+
+    /** Runs {@code work} on a searcher of {@code manager}, given back afterwards. */
+    static <T> T withSearcher(SearcherManager manager, VectorIndex.SearcherWork<T> work) throws IOException {
+        IndexSearcher searcher = manager.acquire();
+        try {
+            return work.apply(searcher);
+        } finally {
+            manager.release(searcher);
+        }
     }
 
     /** Whether {@code e} says the index files are damaged or of an unknown format. */

@@ -5,16 +5,11 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.StorageException;
-import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.support.files.AtomicFiles;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexFormatTooNewException;
-import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopDocs;
 import dev.forge.memory.MemoryEntry;
 import java.util.Optional;
 import org.apache.lucene.index.IndexWriter;
@@ -22,16 +17,12 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.AlreadyClosedException;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
@@ -49,7 +40,7 @@ import java.util.function.Supplier;
 public final class SharedIndex implements VectorIndex {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedIndex.class);
-    private static final Map<Path, SharedIndex> OPEN = new HashMap<>();
+    private static final OpenIndexes<SharedIndex> OPEN = new OpenIndexes<>();
 
     private final Path directory;
     private final PrivateFiles luceneDirectory;
@@ -63,7 +54,6 @@ public final class SharedIndex implements VectorIndex {
     private long committedSequence;
     private long refreshedSequence = -1;
     private volatile long lastSequence = -1;
-    private int references;
 
     private SharedIndex(Path directory, PrivateFiles luceneDirectory) {
         this.directory = directory;
@@ -80,15 +70,7 @@ public final class SharedIndex implements VectorIndex {
      */
     public static SharedIndex acquire(Path directory, Supplier<IndexState> fresh) {
         Path real = IndexFiles.realDirectory(directory, "Check that the path is a directory you can write to.");
-        synchronized (OPEN) {
-            SharedIndex index = OPEN.get(real);
-            if (index == null) {
-                index = open(real, fresh);
-                OPEN.put(real, index);
-            }
-            index.references++;
-            return index;
-        }
+        return OPEN.acquire(real, path -> open(path, fresh));
     }
 
     private static SharedIndex open(Path real, Supplier<IndexState> fresh) {
@@ -98,7 +80,7 @@ public final class SharedIndex implements VectorIndex {
             index.openWriter(fresh);
             return index;
         } catch (RuntimeException e) {
-            closeQuietly(dir);
+            OpenIndexes.closeQuietly(dir);
             throw e;
         }
     }
@@ -128,15 +110,15 @@ public final class SharedIndex implements VectorIndex {
             this.lastSequence = -1;
             this.manager = new SearcherManager(opened, true, false, null);
         } catch (LockObtainFailedException e) {
-            closeQuietly(opened);
+            OpenIndexes.closeQuietly(opened);
             throw new BackendUnavailableException("The vector index at " + directory + " is in use by another process "
                     + "(it holds Lucene's write.lock). Only one process at a time may open a vector index: close the other "
                     + "forge-memory process, or give this one another 'path'.", e);
         } catch (IOException e) {
-            closeQuietly(opened);
+            OpenIndexes.closeQuietly(opened);
             throw IndexFiles.unopenable(directory, e);
         } catch (RuntimeException e) {
-            closeQuietly(opened);
+            OpenIndexes.closeQuietly(opened);
             throw e;
         }
     }
@@ -158,12 +140,7 @@ public final class SharedIndex implements VectorIndex {
     public <T> T read(SearcherWork<T> work) {
         lock.readLock().lock();
         try {
-            IndexSearcher searcher = manager.acquire();
-            try {
-                return work.apply(searcher);
-            } finally {
-                manager.release(searcher);
-            }
+            return IndexFiles.withSearcher(manager, work);
         } catch (IOException | AlreadyClosedException e) {
             throw failure("read", e);
         } finally {
@@ -192,16 +169,7 @@ public final class SharedIndex implements VectorIndex {
                 return change.entry();
             }
             // Acquired after the overlay was consulted: a change pruned from it is in every searcher acquired since.
-            IndexSearcher searcher = manager.acquire();
-            try {
-                TopDocs top = searcher.search(new TermQuery(new Term(Documents.ID, id)), 1);
-                if (top.scoreDocs.length == 0) {
-                    return Optional.empty();
-                }
-                return Optional.of(EntryCodec.decode(searcher.storedFields().document(top.scoreDocs[0].doc).get(Documents.ENTRY), where));
-            } finally {
-                manager.release(searcher);
-            }
+            return IndexFiles.withSearcher(manager, searcher -> Documents.find(searcher, id, where));
         }
 
         /** Replaces the document of {@code id} by {@code doc}, which holds {@code entry}. */
@@ -221,13 +189,7 @@ public final class SharedIndex implements VectorIndex {
         public int deleteNamespace(String ns) throws IOException {
             refreshCoveringAll();
             Term term = new Term(Documents.NS, ns);
-            IndexSearcher searcher = manager.acquire();
-            int count;
-            try {
-                count = searcher.count(new TermQuery(term));
-            } finally {
-                manager.release(searcher);
-            }
+            int count = IndexFiles.withSearcher(manager, searcher -> searcher.count(new TermQuery(term)));
             if (count > 0) {
                 long seq = writer.deleteDocuments(term);
                 last = seq;
@@ -361,24 +323,6 @@ public final class SharedIndex implements VectorIndex {
     }
 
     /**
-     * The index's state, after putting {@code model}'s fingerprint in place of the recorded one if that is the model's
-     * in an earlier form ({@link IndexState#recordedInAnEarlierForm}): committed at once, so that an earlier form,
-     * which may hold a secret, leaves the index (Lucene keeps only the last commit).
-     */
-    @Override
-    public IndexState adoptRecognised(EmbeddingModel model) {
-        IndexState recorded = state;
-        if (!recorded.recordedInAnEarlierForm(model)) {
-            return recorded;
-        }
-        rebuild(new IndexState(model.fingerprint(), model.name(), model.dimension(), recorded.complete()),
-                (writer, searcher) -> null);
-        LOG.info("The vector index at {} now records its model's fingerprint in the current form: {}", directory,
-                model.fingerprint());
-        return state;
-    }
-
-    /**
      * Runs {@code rebuild} with no other write or commit in between, after committing what earlier writes left
      * uncommitted; then commits once with {@code newState}. If the rebuild fails, every change it made is rolled
      * back, the index is reopened as last committed (the old vectors and state) and the failure is rethrown.
@@ -463,30 +407,18 @@ public final class SharedIndex implements VectorIndex {
     /** Gives up one reference; the last one closes the index (its writer commits nothing new: all is committed). */
     @Override
     public void release() {
-        synchronized (OPEN) {
-            if (--references > 0) {
-                return;
-            }
-            OPEN.remove(directory);
+        OPEN.release(directory, () -> {
             lock.writeLock().lock();
             try {
-                closeQuietly(manager);
-                closeQuietly(writer);
-                closeQuietly(luceneDirectory);
+                OpenIndexes.closeQuietly(manager);
+                OpenIndexes.closeQuietly(writer);
+                OpenIndexes.closeQuietly(luceneDirectory);
             } finally {
                 lock.writeLock().unlock();
             }
-        }
+        });
     }
 
-    private static void closeQuietly(AutoCloseable closeable) {
-        if (closeable == null) {
-            return;
-        }
-        try {
-            closeable.close();
-        } catch (Exception e) {
-            LOG.warn("Closing part of a vector index failed: {}", e.toString());
-        }
-    }
+
+
 }

@@ -38,9 +38,20 @@ public interface VectorIndex {
 
     /**
      * The index's state, after putting {@code model}'s fingerprint in place of the recorded one if that is the model's
-     * in an earlier form ({@link IndexState#recordedInAnEarlierForm}), committed at once.
+     * in an earlier form ({@link IndexState#recordedInAnEarlierForm}): committed at once, so that an earlier form,
+     * which may hold a secret, leaves the index (Lucene keeps only the last commit).
      */
-    IndexState adoptRecognised(EmbeddingModel model);
+    default IndexState adoptRecognised(EmbeddingModel model) {
+        IndexState recorded = state();
+        if (!recorded.recordedInAnEarlierForm(model)) {
+            return recorded;
+        }
+        rebuild(new IndexState(model.fingerprint(), model.name(), model.dimension(), recorded.complete()),
+                (writer, searcher) -> null);
+        org.slf4j.LoggerFactory.getLogger(VectorIndex.class).info("The vector index at {} now records its model's "
+                + "fingerprint in the current form: {}", directory(), model.fingerprint());
+        return state();
+    }
 
     /**
      * Runs {@code rebuild} with no other write in between, then commits once with {@code newState}; if it fails,
