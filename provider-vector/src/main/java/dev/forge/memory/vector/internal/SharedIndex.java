@@ -27,12 +27,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
- * One Lucene index directory, open once per JVM and shared by every provider opened on it (reference counted,
- * keyed by the directory's real path): one {@link IndexWriter}, which holds Lucene's {@code write.lock} so that a
- * second process is refused, and one near-real-time {@link SearcherManager}.
+ * A project's Lucene index directory ({@code path}), open once per JVM and shared by every provider opened on it
+ * (reference counted, keyed by the directory's real path): one {@link IndexWriter}, which holds Lucene's
+ * {@code write.lock} so that a second process is refused, and one near-real-time {@link SearcherManager}.
  *
  * <p>Locking: reads hold the read lock. A write holds the write lock while it reads the current entry (through the
- * overlay of changes not yet visible to searchers, see {@link Changes}) and updates the writer, then commits and
+ * overlay of changes not yet visible to searchers, see {@link OverlayChanges}) and updates the writer, then commits and
  * refreshes outside it, so that writers queued behind one commit are made durable together by the next (group
  * commit). Commits and refreshes hold the read lock, so that a reindex, which holds the write lock and the commit
  * lock for its whole run, never sees anything committed half way, and may swap the writer after a rollback.
