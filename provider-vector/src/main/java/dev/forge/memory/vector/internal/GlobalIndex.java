@@ -38,7 +38,7 @@ import java.util.function.Supplier;
  */
 public final class GlobalIndex implements VectorIndex {
 
-    /** How long a write waits for another process's writer before it fails. */
+    /** How long a write waits for another process's writer before it fails, unless told otherwise. */
     public static final Duration LOCK_WAIT = Duration.ofSeconds(30);
 
     private static final Logger LOG = LoggerFactory.getLogger(GlobalIndex.class);
@@ -49,41 +49,45 @@ public final class GlobalIndex implements VectorIndex {
     private final PrivateFiles luceneDirectory;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final SearcherManager manager;
+    private final Duration lockWait;
     private volatile IndexState state;
     /** The writer of the write under way (under the write lock), for {@link #recordState}. */
     private IndexWriter writing;
 
-    private GlobalIndex(Path directory, PrivateFiles luceneDirectory, SearcherManager manager, IndexState state) {
+    private GlobalIndex(Path directory, PrivateFiles luceneDirectory, SearcherManager manager, Duration lockWait,
+            IndexState state) {
         this.directory = directory;
+        this.lockWait = lockWait;
         this.luceneDirectory = luceneDirectory;
         this.manager = manager;
         this.state = state;
     }
 
     /**
-     * The shared index in {@code directory}, created (recording {@code fresh}'s state) when missing.
+     * The shared index in {@code directory}, created (recording {@code fresh}'s state) when missing; its writes wait
+     * up to {@code lockWait} for another process's writer (the first caller in this JVM sets it).
      *
      * @throws BackendUnavailableException if the directory cannot be created or opened (the hint names the setting)
      * @throws CorruptEntryException       if its files are damaged
      * @throws ConfigurationException      if the directory holds something other than this provider's index
      */
-    public static GlobalIndex acquire(Path directory, Supplier<IndexState> fresh) {
+    public static GlobalIndex acquire(Path directory, Supplier<IndexState> fresh, Duration lockWait) {
         Path real = IndexFiles.realDirectory(directory, "GLOBAL memories of every project live there: make the "
                 + "directory (and the forge home, $FORGE_HOME or ~/.forge) writable, or set 'global_path' to a directory "
                 + "you can write to.");
-        return OPEN.acquire(real, path -> open(path, fresh));
+        return OPEN.acquire(real, path -> open(path, fresh, lockWait));
     }
 
-    private static GlobalIndex open(Path real, Supplier<IndexState> fresh) {
+    private static GlobalIndex open(Path real, Supplier<IndexState> fresh, Duration lockWait) {
         PrivateFiles dir = IndexFiles.open(real);
         try {
             if (!DirectoryReader.indexExists(dir)) {
-                create(real, dir, fresh);
+                create(real, dir, fresh, lockWait);
             }
             SegmentInfos commit = SegmentInfos.readLatestCommit(dir);
             IndexState recorded = IndexFiles.recorded(commit.getUserData().entrySet(), real, commit.totalMaxDoc())
                     .orElseGet(fresh);
-            return new GlobalIndex(real, dir, new SearcherManager(dir, null), recorded);
+            return new GlobalIndex(real, dir, new SearcherManager(dir, null), lockWait, recorded);
         } catch (IOException e) {
             OpenIndexes.closeQuietly(dir);
             throw IndexFiles.unopenable(real, e);
@@ -94,8 +98,9 @@ public final class GlobalIndex implements VectorIndex {
     }
 
     /** Commits an empty index recording {@code fresh}'s state, unless another process created one meanwhile. */
-    private static void create(Path real, PrivateFiles dir, Supplier<IndexState> fresh) throws IOException {
-        try (IndexWriter writer = openWriter(real, dir)) {
+    private static void create(Path real, PrivateFiles dir, Supplier<IndexState> fresh, Duration lockWait)
+            throws IOException {
+        try (IndexWriter writer = openWriter(real, dir, lockWait)) {
             if (writer.getLiveCommitData() == null || !writer.getLiveCommitData().iterator().hasNext()) {
                 writer.setLiveCommitData(fresh.get().toUserData().entrySet());
             }
@@ -104,11 +109,11 @@ public final class GlobalIndex implements VectorIndex {
     }
 
     /**
-     * A writer on the index, once no other process holds its lock: retried until {@link #LOCK_WAIT} has passed.
+     * A writer on the index, once no other process holds its lock: retried until {@code lockWait} has passed.
      * Commits only when told to: closing it after a failure keeps the last commit.
      */
-    private static IndexWriter openWriter(Path real, PrivateFiles dir) throws IOException {
-        long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+    private static IndexWriter openWriter(Path real, PrivateFiles dir, Duration lockWait) throws IOException {
+        long deadline = System.nanoTime() + lockWait.toNanos();
         while (true) {
             try {
                 IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig(Documents.analyzer())
@@ -118,7 +123,7 @@ public final class GlobalIndex implements VectorIndex {
             } catch (LockObtainFailedException e) {
                 if (System.nanoTime() > deadline) {
                     throw new BackendUnavailableException("The shared GLOBAL vector index at " + real + " stayed locked "
-                            + "by another process's write for " + LOCK_WAIT.toSeconds() + " seconds; nothing was written. "
+                            + "by another writer for " + lockWait.toMillis() + " ms; nothing was written. "
                             + "Retry when the other forge-memory process (a reindex, a large import) is done, or give this "
                             + "project its own 'global_path'.", e);
                 }
@@ -183,7 +188,7 @@ public final class GlobalIndex implements VectorIndex {
     private <T> T alone(String what, Rebuild<T> work, IndexState newState) {
         lock.writeLock().lock();
         try {
-            IndexWriter writer = openWriter(directory, luceneDirectory);
+            IndexWriter writer = openWriter(directory, luceneDirectory, lockWait);
             writing = writer;
             try {
                 refresh();

@@ -37,7 +37,7 @@ public final class ScopedIndexes {
             if (sameDirectory(project.directory(), globalDirectory)) {
                 return new ScopedIndexes(project, project);
             }
-            return new ScopedIndexes(project, GlobalIndex.acquire(globalDirectory, fresh));
+            return new ScopedIndexes(project, GlobalIndex.acquire(globalDirectory, fresh, GlobalIndex.LOCK_WAIT));
         } catch (RuntimeException e) {
             project.release();
             throw e;
