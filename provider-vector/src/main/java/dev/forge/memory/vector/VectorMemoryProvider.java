@@ -124,6 +124,9 @@ public final class VectorMemoryProvider implements MemoryProvider {
                 VectorMemoryProvider provider = new VectorMemoryProvider(context, config, model, indexes, raw.source(), field);
                 for (VectorIndex index : indexes.all()) {
                     IndexState state = index.adoptRecognised(model);
+                    if (!state.serves(model) && index != indexes.project()) {
+                        state = provider.adoptIfEmpty(index);
+                    }
                     if (!state.serves(model) && !context.openForReindex()) {
                         throw provider.mismatch(index);
                     }
@@ -138,6 +141,25 @@ public final class VectorMemoryProvider implements MemoryProvider {
             model.close();
             throw e;
         }
+    }
+
+    /**
+     * The state of the shared GLOBAL index, recording this provider's model instead of another if the index holds no
+     * entry (no vector to compare): the first project to write GLOBAL sets the shared index's model, not the first to
+     * open it. Checked and recorded in one rebuild, which no other process's write can interleave.
+     */
+    private IndexState adoptIfEmpty(VectorIndex index) {
+        try {
+            index.rebuild(IndexState.of(model), (writer, searcher) -> {
+                if (searcher.getIndexReader().numDocs() > 0) {
+                    throw mismatch(index);
+                }
+                return null;
+            });
+        } catch (IndexModelMismatchException e) {
+            // not empty: the recorded model stays, and the caller decides
+        }
+        return index.state();
     }
 
     /** The refusal of {@code index}, whose vectors another model made. */

@@ -147,6 +147,22 @@ class VectorSharedGlobalTest {
     }
 
     @Test
+    void an_empty_shared_index_takes_the_model_of_the_next_project_and_the_first_entry_fixes_it() {
+        try (MemoryProvider a = open("a", 384, Map.of())) {
+            a.set("build", "maven", Scope.PROJECT);
+        }
+        MemoryEntry learned;
+        try (MemoryProvider b = open("b", 256, Map.of())) {
+            learned = b.set("learning:cache", "cache entries expire after one hour", Scope.GLOBAL);
+        }
+        assertThatThrownBy(() -> open("a", 384, Map.of())).isInstanceOf(IndexModelMismatchException.class);
+        try (MemoryProvider c = open("c", 256, Map.of())) {
+            assertThat(c.search(SearchRequest.builder("cache expiry").mode(SearchMode.SEMANTIC).scopes(Scope.GLOBAL).build()))
+                    .extracting(Hit::entry).containsExactly(learned);
+        }
+    }
+
+    @Test
     void another_model_is_refused_by_the_shared_index_naming_it_and_global_path_until_a_reindex_moves_it_to_that_model() {
         MemoryEntry learned;
         try (MemoryProvider a = open("a", 384, Map.of())) {
