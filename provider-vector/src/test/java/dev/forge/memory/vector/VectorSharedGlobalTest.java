@@ -101,6 +101,22 @@ class VectorSharedGlobalTest {
     }
 
     @Test
+    void threads_of_two_projects_in_one_jvm_overwriting_one_global_key_get_a_version_each() {
+        int writes = 24;
+        try (MemoryProvider a = open("a", 384, Map.of()); MemoryProvider b = open("b", 384, Map.of())) {
+            java.util.Set<Long> versions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            VectorStores.writeInParallel(writes, i -> {
+                MemoryProvider writer = i % 2 == 0 ? a : b;
+                writer.set("own:" + i, "written by thread " + i, Scope.GLOBAL);
+                versions.add(writer.set("shared", "overwritten by " + i, Scope.GLOBAL).version());
+            });
+            assertThat(versions).hasSize(writes).allMatch(v -> v >= 1 && v <= writes);
+            assertThat(b.get("shared", Scope.GLOBAL).orElseThrow().version()).isEqualTo(writes);
+            assertThat(a.query(Query.of("own:*", Scope.GLOBAL))).hasSize(writes);
+        }
+    }
+
+    @Test
     void a_global_path_that_is_a_file_is_refused_with_what_to_do_and_the_project_index_is_untouched() throws IOException {
         try (MemoryProvider provider = open("a", 384, Map.of())) {
             provider.set("build", "maven", Scope.PROJECT);
