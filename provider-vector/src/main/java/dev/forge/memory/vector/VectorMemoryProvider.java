@@ -52,7 +52,8 @@ import java.util.Set;
  *
  * <p>Safe for many threads; providers opened on one directory in one JVM share one index writer. Another process
  * opening the same project directory fails with {@link BackendUnavailableException} while this one has it open; the
- * shared GLOBAL index is opened by many processes at once, each write taking Lucene's lock for its own duration.
+ * shared GLOBAL index (and one index for all scopes, when {@code path} and {@code global_path} name one directory) is
+ * opened by many processes at once, each write taking Lucene's lock for its own duration.
  *
  * <p>Each index records the fingerprint of the model that made its vectors; opening it with a model that does not
  * {@linkplain EmbeddingModel#recognises recognise} it fails with {@link IndexModelMismatchException} unless the context

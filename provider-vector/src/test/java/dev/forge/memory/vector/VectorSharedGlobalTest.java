@@ -73,6 +73,21 @@ class VectorSharedGlobalTest {
         }
     }
 
+    @Test
+    void one_index_for_all_scopes_is_opened_like_the_shared_one_so_another_process_opens_it_too() throws Exception {
+        Path directory = base.resolve("one");
+        Path report = base.resolve("child-report.txt");
+        try (MemoryProvider provider = VectorStores.open(directory, "p", Map.of("global_path", ".forge/vectors"))) {
+            provider.set("k", "v", Scope.PROJECT);
+            Process child = new ProcessBuilder(dev.forge.memory.conformance.ChildJvm.command(List.of("-Xmx128m"),
+                    VectorChildOpener.class, directory.toString(), report.toString(), "one-index"))
+                    .redirectErrorStream(true).redirectOutput(base.resolve("child-output.txt").toFile()).start();
+            assertThat(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).as("child finished").isTrue();
+            assertThat(child.exitValue()).as(Files.readString(base.resolve("child-output.txt"))).isZero();
+            assertThat(Files.readString(report)).isEqualTo("opened true");
+        }
+    }
+
     /** The same entries in one index and split over two: every search mode ranks and scores them alike. */
     @Test
     void searches_over_both_indexes_rank_and_score_as_over_one_index() {

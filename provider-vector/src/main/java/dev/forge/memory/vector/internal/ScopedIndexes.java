@@ -27,16 +27,19 @@ public final class ScopedIndexes {
     }
 
     /**
-     * Opens the project index at {@code projectDirectory} and the shared GLOBAL index at {@code globalDirectory} (the
-     * project's own when both are one directory), each created with {@code fresh}'s state when missing. Nothing is
+     * Opens the project index at {@code projectDirectory} and the shared GLOBAL index at {@code globalDirectory}, each
+     * created with {@code fresh}'s state when missing. When both are one directory (a {@code global_path} naming the
+     * project's index, or a project whose {@code path} is the shared index, such as one in the home directory), one
+     * index holds all three scopes, opened as the shared index is, so that it locks out no other project. Nothing is
      * left open if either fails.
      */
     public static ScopedIndexes open(Path projectDirectory, Path globalDirectory, Supplier<IndexState> fresh) {
+        if (sameDirectory(projectDirectory, globalDirectory)) {
+            GlobalIndex one = GlobalIndex.acquire(globalDirectory, fresh, GlobalIndex.LOCK_WAIT);
+            return new ScopedIndexes(one, one);
+        }
         SharedIndex project = SharedIndex.acquire(projectDirectory, fresh);
         try {
-            if (sameDirectory(project.directory(), globalDirectory)) {
-                return new ScopedIndexes(project, project);
-            }
             return new ScopedIndexes(project, GlobalIndex.acquire(globalDirectory, fresh, GlobalIndex.LOCK_WAIT));
         } catch (RuntimeException e) {
             project.release();
@@ -44,9 +47,13 @@ public final class ScopedIndexes {
         }
     }
 
-    private static boolean sameDirectory(Path real, Path other) {
+    /** Whether the two paths name one existing directory (links resolved). */
+    private static boolean sameDirectory(Path a, Path b) {
+        if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+            return true;
+        }
         try {
-            return java.nio.file.Files.exists(other) && real.equals(other.toRealPath());
+            return java.nio.file.Files.exists(a) && java.nio.file.Files.exists(b) && java.nio.file.Files.isSameFile(a, b);
         } catch (java.io.IOException e) {
             return false;
         }
