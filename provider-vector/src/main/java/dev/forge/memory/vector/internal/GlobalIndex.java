@@ -264,23 +264,13 @@ public final class GlobalIndex implements VectorIndex {
     }
 
     private MemoryException failure(String what, Exception e) {
-        if (e instanceof AlreadyClosedException) {
-            return new BackendUnavailableException("The shared GLOBAL vector index at " + directory + " was closed; the "
-                    + what + " failed. Open the provider again.", e);
-        }
-        return IndexFiles.failed(directory, what, e);
+        return IndexFiles.failed(directory, what, e, null);
     }
+
 
     @Override
     public void release() {
-        OPEN.release(directory, () -> {
-            lock.writeLock().lock();
-            try {
-                OpenIndexes.closeQuietly(manager);
-                OpenIndexes.closeQuietly(luceneDirectory);
-            } finally {
-                lock.writeLock().unlock();
-            }
-        });
+        OPEN.release(directory, () -> OpenIndexes.closeUnder(lock,
+                () -> java.util.Arrays.asList(manager, luceneDirectory)));
     }
 }

@@ -102,8 +102,17 @@ final class IndexFiles {
         return new BackendUnavailableException("Cannot open the vector index at " + directory + ": " + e, e);
     }
 
-    /** The error for a {@code what} (read, write, ...) of the index at {@code directory} that failed with {@code e}. */
-    static MemoryException failed(Path directory, String what, Exception e) {
+    /**
+     * The error for a {@code what} (read, write, ...) of the index at {@code directory} that failed with {@code e}.
+     *
+     * @param tragic what closed the index's writer, if {@code e} says it was closed; else {@code null}
+     */
+    static MemoryException failed(Path directory, String what, Exception e, Throwable tragic) {
+        if (e instanceof org.apache.lucene.store.AlreadyClosedException) {
+            return new BackendUnavailableException("The vector index at " + directory + " was closed"
+                    + (tragic != null ? " after an error: " + tragic : "") + "; the " + what + " failed. Open the "
+                    + "provider again.", e);
+        }
         if (e instanceof CorruptIndexException) {
             return new CorruptEntryException("The vector index at " + directory + " is damaged (" + e.getMessage()
                     + "); the " + what + " failed and nothing was changed. Run forge-memory doctor, then restore the "

@@ -40,6 +40,22 @@ final class OpenIndexes<T> {
         close.run();
     }
 
+    /**
+     * Closes the {@code parts} in order under {@code lock}'s write lock, so that no read or write is under way; they
+     * are asked for under it, as a rollback may have replaced one.
+     */
+    static void closeUnder(java.util.concurrent.locks.ReentrantReadWriteLock lock,
+            java.util.function.Supplier<java.util.List<AutoCloseable>> parts) {
+        lock.writeLock().lock();
+        try {
+            for (AutoCloseable part : parts.get()) {
+                closeQuietly(part);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     /** Closes {@code closeable}, logging instead of throwing: closing one part must not keep the others open. */
     static void closeQuietly(AutoCloseable closeable) {
         if (closeable == null) {

@@ -396,27 +396,15 @@ public final class SharedIndex implements VectorIndex {
     }
 
     private MemoryException failure(String what, Exception e) {
-        if (e instanceof AlreadyClosedException) {
-            return new BackendUnavailableException("The vector index at " + directory + " was closed"
-                    + (writer != null && writer.getTragicException() != null ? " after an error: " + writer.getTragicException() : "")
-                    + "; the " + what + " failed. Open the provider again.", e);
-        }
-        return IndexFiles.failed(directory, what, e);
+        return IndexFiles.failed(directory, what, e, writer != null ? writer.getTragicException() : null);
     }
+
 
     /** Gives up one reference; the last one closes the index (its writer commits nothing new: all is committed). */
     @Override
     public void release() {
-        OPEN.release(directory, () -> {
-            lock.writeLock().lock();
-            try {
-                OpenIndexes.closeQuietly(manager);
-                OpenIndexes.closeQuietly(writer);
-                OpenIndexes.closeQuietly(luceneDirectory);
-            } finally {
-                lock.writeLock().unlock();
-            }
-        });
+        OPEN.release(directory, () -> OpenIndexes.closeUnder(lock,
+                () -> java.util.Arrays.asList(manager, writer, luceneDirectory)));
     }
 
 
