@@ -194,6 +194,8 @@ class InitCommandTest {
                 .readValue(configFile.toFile(), Map.class).get("memory");
         @SuppressWarnings("unchecked")
         Map<String, Object> settings = (Map<String, Object>) memory.get("config");
+        // global_path follows $FORGE_HOME: the comment shows an expression that means its default.
+        assertThat(settings.remove("global_path")).isEqualTo("${FORGE_HOME:-~/.forge}/vectors");
         assertThat(ProviderConfig.of(settings).bind(VectorConfig.class)).isEqualTo(VectorConfig.defaults());
     }
 

@@ -17,9 +17,12 @@ import java.util.Map;
  *
  * <p>The keys, their defaults and an example: docs/providers/vector.md.
  *
- * @param path       the index directory; relative paths resolve against the context's base directory, {@code ~}
- *                   against the home directory. Every project and session using the directory shares its GLOBAL
- *                   entries
+ * @param path       the index directory of PROJECT and SESSION entries; relative paths resolve against the context's
+ *                   base directory, {@code ~} against the home directory
+ * @param globalPath the index directory of GLOBAL entries, shared by every project of the user; resolved like
+ *                   {@code path}; {@code null} for {@code $FORGE_HOME/vectors} (see
+ *                   {@link dev.forge.memory.spi.ProviderContext#forgeHome()}); when it names the directory of
+ *                   {@code path}, one index holds all three scopes
  * @param embedding  the {@code embedding} block: {@code model} names an
  *                   {@link dev.forge.memory.embedding.EmbeddingModel} and the other keys are its settings; default
  *                   {@code {model: minilm}}
@@ -30,11 +33,18 @@ import java.util.Map;
  * @param exactLimit when the filter of a SEMANTIC search leaves at most this many entries, they are scored exactly
  *                   (brute-force cosine) instead of through the HNSW graph; 0 to 1,000,000; default 10,000
  */
-public record VectorConfig(String path, Map<String, Object> embedding, Integer rrfK, Double keywordWeight, Integer overfetch,
+public record VectorConfig(String path, String globalPath, Map<String, Object> embedding, Integer rrfK, Double keywordWeight, Integer overfetch,
         Integer exactLimit) {
 
     /** The default {@code path}: {@code .forge/vectors} under the project directory. */
     public static final String DEFAULT_PATH = ".forge/vectors";
+    /** The GLOBAL index directory under the forge home when {@code global_path} is left out. */
+    public static final String DEFAULT_GLOBAL_DIRECTORY = "vectors";
+    /**
+     * What {@code global_path} means when it is left out, written so that setting it to this changes nothing:
+     * {@code $FORGE_HOME/vectors}, else {@code ~/.forge/vectors}.
+     */
+    public static final String DEFAULT_GLOBAL_PATH = "${FORGE_HOME:-~/.forge}/" + DEFAULT_GLOBAL_DIRECTORY;
     /** The default embedding model. */
     public static final String DEFAULT_MODEL = "minilm";
     /** The default {@code rrf_k}. */
@@ -58,6 +68,10 @@ public record VectorConfig(String path, Map<String, Object> embedding, Integer r
             path = DEFAULT_PATH;
         } else if (path.isBlank()) {
             throw new ConfigurationException("'path' must not be blank: leave it out to use the project's " + DEFAULT_PATH + ".");
+        }
+        if (globalPath != null && globalPath.isBlank()) {
+            throw new ConfigurationException("'global_path' must not be blank: leave it out to use $FORGE_HOME/"
+                    + DEFAULT_GLOBAL_DIRECTORY + ".");
         }
         embedding = embedding == null ? Map.of("model", DEFAULT_MODEL) : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(embedding));
         if (rrfK == null) {
@@ -98,7 +112,7 @@ public record VectorConfig(String path, Map<String, Object> embedding, Integer r
 
     /** Every setting at its default. */
     public static VectorConfig defaults() {
-        return new VectorConfig(null, null, null, null, null, null);
+        return new VectorConfig(null, null, null, null, null, null, null);
     }
 
     /** The keys of this record, described for templates, at their defaults. */
@@ -106,7 +120,11 @@ public record VectorConfig(String path, Map<String, Object> embedding, Integer r
         VectorConfig defaults = defaults();
         return List.of(
                 Setting.of("path", "path", defaults.path(),
-                        "the Lucene index directory; relative to the project directory; one process at a time"),
+                        "the Lucene index of PROJECT and SESSION memories; relative to the project directory; one "
+                        + "process at a time"),
+                Setting.of("global_path", "path", DEFAULT_GLOBAL_PATH, "the Lucene index of GLOBAL memories, shared "
+                        + "by every project and process: $FORGE_HOME/" + DEFAULT_GLOBAL_DIRECTORY + ", else ~/.forge/"
+                        + DEFAULT_GLOBAL_DIRECTORY),
                 Setting.of("embedding", "map", "", "the embedding model and its "
                         + "settings: minilm (local), hashing (lexical), openai (url, remote_model, api_key); after a "
                         + "change run 'forge-memory reindex'"),

@@ -4,8 +4,10 @@ import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.Capability;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.CorruptEntryException;
+import dev.forge.memory.EntryRules;
 import dev.forge.memory.Hit;
 import dev.forge.memory.IndexModelMismatchException;
+import dev.forge.memory.Keys;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
@@ -16,45 +18,18 @@ import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.EntryRules;
-import dev.forge.memory.support.EntryWrite;
-import dev.forge.memory.Keys;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.vector.internal.Documents;
-import dev.forge.memory.vector.internal.EntryCodec;
 import dev.forge.memory.vector.internal.IndexState;
-import dev.forge.memory.vector.internal.SharedIndex;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.index.FloatVectorValues;
-import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.StoredFields;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause.Occur;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
-import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.SimpleCollector;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.Weight;
-import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.VectorUtil;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import dev.forge.memory.vector.internal.ScopedIndexes;
+import dev.forge.memory.vector.internal.VectorIndex;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -64,22 +39,26 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@code vector} provider: every memory of every project and session using one directory, in one Lucene index,
- * with BM25 keyword search, semantic search by the configured {@link EmbeddingModel}, and their fusion
- * ({@link SemanticScorer#fuse(SearchRequest, List, List, int, double)}). Every score is in (0, 1], and
- * {@code threshold} applies to it; a search's scopes and filter select candidates before the top hits are chosen.
+ * The {@code vector} provider: PROJECT and SESSION memories of every project and session using one directory
+ * ({@code path}) in one Lucene index, GLOBAL memories in a second index every project of the user shares
+ * ({@code global_path}, by default {@code $FORGE_HOME/vectors}), with BM25 keyword search, semantic search by the
+ * configured {@link EmbeddingModel}, and their fusion ({@link SemanticScorer#fuse(SearchRequest, List, List, int, double)}).
+ * A read over scopes of both indexes searches them as one. Every score is in (0, 1], and {@code threshold} applies to
+ * it; a search's scopes and filter select candidates before the top hits are chosen.
  *
  * <p>Every {@code set}, {@code delete} and {@code clear} is committed (files synced) before it returns, and the next
  * read sees it. {@link Restoring#restore} keeps only the last version it is given (there is no history), in one
  * Lucene update: a failed or interrupted restore leaves the key as it was.
  *
  * <p>Safe for many threads; providers opened on one directory in one JVM share one index writer. Another process
- * opening the same directory fails with {@link BackendUnavailableException} while this one has it open.
+ * opening the same project directory fails with {@link BackendUnavailableException} while this one has it open; the
+ * shared GLOBAL index (and one index for all scopes, when {@code path} and {@code global_path} name one directory) is
+ * opened by many processes at once, each write taking Lucene's lock for its own duration.
  *
- * <p>The index records the fingerprint of the model that made its vectors; opening it with a model that does not
+ * <p>Each index records the fingerprint of the model that made its vectors; opening it with a model that does not
  * {@linkplain EmbeddingModel#recognises recognise} it fails with {@link IndexModelMismatchException} unless the context
  * is {@linkplain ProviderContext#openForReindex() opened for reindex}, after which {@link Reindexing#reindex} rebuilds
- * every vector. Graph, transactions and history are not offered.
+ * every vector of both. Graph, transactions and history are not offered.
  *
  * <p>Search modes and scores, index layout, reindex and settings: docs/providers/vector.md.
  */
@@ -92,17 +71,11 @@ public final class VectorMemoryProvider implements MemoryProvider {
             Set.copyOf(EnumSet.of(Capability.KEYWORD_SEARCH, Capability.SEMANTIC_SEARCH, Capability.REINDEX,
                     Capability.RESTORE));
 
-    private static final Logger LOG = LoggerFactory.getLogger(VectorMemoryProvider.class);
-    private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
-            .thenComparing(h -> h.entry().ref());
-    private static final int MIN_HYBRID_DEPTH = 100;
-    private static final int REINDEX_BATCH = 64;
-
     private final ProviderContext context;
-    private final VectorConfig config;
     private final EmbeddingModel model;
-    private final SharedIndex index;
-    private final Analyzer analyzer = Documents.analyzer();
+    private final ScopedIndexes indexes;
+    private final VectorSearch search;
+    private final VectorMaintenance maintenance;
     private final String modelSource;
     private final String modelField;
     private final Reindexing reindexing = this::reindex;
@@ -110,23 +83,27 @@ public final class VectorMemoryProvider implements MemoryProvider {
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
-    private VectorMemoryProvider(ProviderContext context, VectorConfig config, EmbeddingModel model, SharedIndex index,
+    private VectorMemoryProvider(ProviderContext context, VectorConfig config, EmbeddingModel model, ScopedIndexes indexes,
             String modelSource, String modelField) {
         this.context = context;
-        this.config = config;
         this.model = model;
-        this.index = index;
+        this.indexes = indexes;
         this.modelSource = modelSource;
         this.modelField = modelField;
+        this.search = new VectorSearch(indexes, config, model.dimension(), text -> embed(List.of(text)).get(0), this::namespaces);
+        this.maintenance = new VectorMaintenance(indexes, model, this::embed);
     }
 
     /**
-     * Opens the index {@code config} names (creating it when missing) with its embedding model.
+     * Opens the indexes {@code config} names (creating them when missing) with its embedding model, and moves the
+     * GLOBAL entries the project's index holds from before GLOBAL was shared into the shared index.
      *
      * @throws ConfigurationException       for an unknown model or bad model settings
-     * @throws IndexModelMismatchException  if the index was built by a model of another fingerprint and the context is
+     * @throws IndexModelMismatchException  if an index was built by a model of another fingerprint and the context is
      *                                      not opened for reindex
-     * @throws BackendUnavailableException  if another process has the index open, or it cannot be opened
+     * @throws BackendUnavailableException  if another process has the project's index open, or an index cannot be
+     *                                      opened or created (the forge home is not writable, {@code global_path} is
+     *                                      a file)
      * @throws CorruptEntryException        if the index files are damaged
      */
     public static VectorMemoryProvider open(ProviderContext context, VectorConfig config) {
@@ -141,19 +118,58 @@ public final class VectorMemoryProvider implements MemoryProvider {
                         + model.dimension() + " dimensions; the vector provider indexes at most " + Documents.MAX_DIMENSION
                         + ". Choose a smaller model or dimension.", raw.source(), field, null);
             }
-            Path directory = context.resolve(config.path());
-            SharedIndex index = SharedIndex.acquire(directory, () -> IndexState.of(model));
-            IndexState state = index.adoptRecognised(model);
-            if (!state.serves(model) && !context.openForReindex()) {
-                index.release();
-                throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(model),
-                        model.fingerprint(), raw.source(), field);
+            Path global = config.globalPath() == null ? context.forgeHome().resolve(VectorConfig.DEFAULT_GLOBAL_DIRECTORY)
+                    : context.resolve(config.globalPath());
+            ScopedIndexes indexes = ScopedIndexes.open(context.resolve(config.path()), global, () -> IndexState.of(model));
+            try {
+                VectorMemoryProvider provider = new VectorMemoryProvider(context, config, model, indexes, raw.source(), field);
+                for (VectorIndex index : indexes.all()) {
+                    IndexState state = index.adoptRecognised(model);
+                    if (!state.serves(model) && index != indexes.project()) {
+                        state = provider.adoptIfEmpty(index);
+                    }
+                    if (!state.serves(model) && !context.openForReindex()) {
+                        throw provider.mismatch(index);
+                    }
+                }
+                LegacyGlobal.move(indexes, provider::embed, provider::checkWritable);
+                return provider;
+            } catch (RuntimeException e) {
+                indexes.release();
+                throw e;
             }
-            return new VectorMemoryProvider(context, config, model, index, raw.source(), field);
         } catch (RuntimeException e) {
             model.close();
             throw e;
         }
+    }
+
+    /**
+     * The state of the shared GLOBAL index, recording this provider's model instead of another if the index holds no
+     * entry (no vector to compare): the first project to write GLOBAL sets the shared index's model, not the first to
+     * open it. Checked and recorded in one rebuild, which no other process's write can interleave.
+     */
+    private IndexState adoptIfEmpty(VectorIndex index) {
+        try {
+            index.rebuild(IndexState.of(model), (writer, searcher) -> {
+                if (searcher.getIndexReader().numDocs() > 0) {
+                    throw mismatch(index);
+                }
+                return null;
+            });
+        } catch (IndexModelMismatchException e) {
+            // not empty: the recorded model stays, and the caller decides
+        }
+        return index.state();
+    }
+
+    /** The refusal of {@code index}, whose vectors another model made. */
+    private IndexModelMismatchException mismatch(VectorIndex index) {
+        String location = index == indexes.project() ? index.directory().toString() : index.directory()
+                + " (the GLOBAL index every project shares: use the model it was built with, reindex it for all of them, "
+                + "or give this project a 'global_path' of its own)";
+        return new IndexModelMismatchException(NAME, location, index.state().describedFingerprint(model),
+                model.fingerprint(), modelSource, modelField);
     }
 
     @Override
@@ -161,9 +177,14 @@ public final class VectorMemoryProvider implements MemoryProvider {
         return NAME;
     }
 
-    /** The index directory (its real path). */
+    /** The project's index directory (its real path). */
     public Path directory() {
-        return index.directory();
+        return indexes.project().directory();
+    }
+
+    /** The directory of the GLOBAL index (its real path): the project's own when both settings name one directory. */
+    public Path globalDirectory() {
+        return indexes.global().directory();
     }
 
     /** The embedding model this provider embeds with. */
@@ -173,7 +194,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
     private void checkOpen() {
         if (closed) {
-            throw new BackendUnavailableException("This vector provider (" + index.directory() + ") is closed; open a new one.");
+            throw new BackendUnavailableException("This vector provider (" + directory() + ") is closed; open a new one.");
         }
     }
 
@@ -188,7 +209,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
     }
 
     private String where(String key, Scope scope) {
-        return index.directory() + " (" + scope.id() + ":" + Keys.abbreviate(key) + ")";
+        return indexes.of(scope).directory() + " (" + scope.id() + ":" + Keys.abbreviate(key) + ")";
     }
 
     // ------------------------------------------------------------------ core
@@ -200,16 +221,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         Keys.validate(key);
         checkOpen();
         String id = Documents.id(namespace(scope), key);
-        return index.read(searcher -> find(searcher, id, where(key, scope)));
-    }
-
-    private static Optional<MemoryEntry> find(IndexSearcher searcher, String id, String where) throws IOException {
-        TopDocs top = searcher.search(new TermQuery(new Term(Documents.ID, id)), 1);
-        if (top.scoreDocs.length == 0) {
-            return Optional.empty();
-        }
-        Document doc = searcher.storedFields().document(top.scoreDocs[0].doc);
-        return Optional.of(EntryCodec.decode(doc.get(Documents.ENTRY), where));
+        return indexes.of(scope).read(searcher -> Documents.find(searcher, id, where(key, scope)));
     }
 
     @Override
@@ -221,8 +233,9 @@ public final class VectorMemoryProvider implements MemoryProvider {
         // The embedded text holds no version or time, so the (slow) model runs before the write lock is taken.
         MemoryEntry draft = write.toEntry(Optional.empty(), context.clock().instant());
         float[] vector = embed(List.of(SemanticScorer.embeddingText(draft))).get(0);
+        VectorIndex index = indexes.of(scope);
         return index.write(changes -> {
-            checkWritable();
+            checkWritable(index);
             Optional<MemoryEntry> previous = changes.current(id, where(key, scope));
             MemoryEntry entry = write.toEntry(previous, context.clock().instant());
             put(changes, ns, entry, vector);
@@ -231,11 +244,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
     }
 
     /** Under the write lock: replaces the key's document (if any) by that of {@code entry}, in one Lucene update. */
-    private void put(SharedIndex.Changes changes, String ns, MemoryEntry entry, float[] vector) throws IOException {
+    private void put(VectorIndex.Changes changes, String ns, MemoryEntry entry, float[] vector) throws IOException {
         changes.put(Documents.id(ns, entry.key()), Documents.document(entry, ns, context.projectId(), context.sessionId(), vector), entry);
     }
 
-    /** Always present: see {@link #restore}. */
     @Override
     public Optional<Restoring> restoring() {
         return Optional.of(restoring);
@@ -253,9 +265,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
         MemoryEntry current = chain.get(chain.size() - 1);
         String ns = namespace(current.scope());
         float[] vector = embed(List.of(SemanticScorer.embeddingText(current))).get(0);
+        VectorIndex index = indexes.of(current.scope());
         return index.write(changes -> {
             // the same guard as set: a vector of this model must not enter an index of another model's vectors
-            checkWritable();
+            checkWritable(index);
             put(changes, ns, current, vector);
             return current;
         });
@@ -284,7 +297,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
      * A provider opened for reindex marks the index incomplete with its model at its first write; any other
      * provider refuses to mix models.
      */
-    private void checkWritable() {
+    private void checkWritable(VectorIndex index) {
         IndexState state = index.state();
         if (state.fingerprint().equals(model.fingerprint())) {
             return;
@@ -293,8 +306,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
             index.recordState(IndexState.of(model).withComplete(false));
             return;
         }
-        throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(model),
-                model.fingerprint(), modelSource, modelField);
+        throw mismatch(index);
     }
 
     @Override
@@ -304,7 +316,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         Keys.validate(key);
         checkOpen();
         String id = Documents.id(namespace(scope), key);
-        return index.write(changes -> {
+        return indexes.of(scope).write(changes -> {
             if (changes.current(id, where(key, scope)).isEmpty()) {
                 return false;
             }
@@ -318,231 +330,28 @@ public final class VectorMemoryProvider implements MemoryProvider {
         Objects.requireNonNull(scope, "scope");
         checkOpen();
         String ns = namespace(scope);
-        return index.write(changes -> changes.deleteNamespace(ns));
+        return indexes.of(scope).write(changes -> changes.deleteNamespace(ns));
     }
 
     @Override
     public List<MemoryEntry> query(Query query) {
         Objects.requireNonNull(query, "query");
         checkOpen();
-        org.apache.lucene.search.Query lucene = Documents.patternQuery(
-                Documents.filterQuery(namespaces(query.scopes()), query.filter()), query.pattern());
-        List<MemoryEntry> candidates = index.read(searcher -> decodeAll(searcher, matching(searcher, lucene)));
-        return query.apply(candidates);
+        return query.apply(search.candidates(query));
     }
-
-    /** The global doc ids matching {@code query}, in index order. */
-    private static List<Integer> matching(IndexSearcher searcher, org.apache.lucene.search.Query query) throws IOException {
-        List<Integer> docs = new ArrayList<>();
-        searcher.search(query, new SimpleCollector() {
-            private int base;
-
-            @Override
-            protected void doSetNextReader(LeafReaderContext leaf) {
-                base = leaf.docBase;
-            }
-
-            @Override
-            public void collect(int doc) {
-                docs.add(base + doc);
-            }
-
-            @Override
-            public ScoreMode scoreMode() {
-                return ScoreMode.COMPLETE_NO_SCORES;
-            }
-        });
-        return docs;
-    }
-
-    /** The entries of {@code docs}; a document that cannot be read is logged and skipped (see {@link #doctor()}). */
-    private List<MemoryEntry> decodeAll(IndexSearcher searcher, List<Integer> docs) throws IOException {
-        StoredFields stored = searcher.storedFields();
-        List<MemoryEntry> entries = new ArrayList<>(docs.size());
-        for (int doc : docs) {
-            decode(stored, doc).ifPresent(entries::add);
-        }
-        return entries;
-    }
-
-    private Optional<MemoryEntry> decode(StoredFields stored, int doc) throws IOException {
-        try {
-            return Optional.of(EntryCodec.decode(stored.document(doc).get(Documents.ENTRY), index.directory() + " (document " + doc + ")"));
-        } catch (CorruptEntryException e) {
-            LOG.warn("Skipping a damaged document of the vector index: {}", e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    // ------------------------------------------------------------------ search
 
     @Override
     public List<Hit> search(SearchRequest request) {
         Objects.requireNonNull(request, "request");
         checkOpen();
-        switch (request.mode()) {
-            case KEYWORD:
-                return keyword(request, request.limit(), request.threshold());
-            case SEMANTIC:
-                requireVectors();
-                return semantic(request, request.limit(), request.threshold());
-            default:
-                requireVectors();
-                int depth = (int) Math.min(SearchRequest.MAX_LIMIT,
-                        Math.max(MIN_HYBRID_DEPTH, (long) request.limit() * config.overfetch()));
-                List<Hit> keyword = keyword(request, depth, 0.0);
-                List<Hit> semantic = semantic(request, depth, 0.0);
-                return SemanticScorer.fuse(request, keyword, semantic, config.rrfK(), config.keywordWeight());
-        }
-    }
-
-    private void requireVectors() {
-        IndexState state = index.state();
-        if (!state.serves(model)) {
-            throw new IndexModelMismatchException(NAME, index.directory().toString(), state.describedFingerprint(model),
-                    model.fingerprint(), modelSource, modelField);
-        }
-    }
-
-    private List<Hit> keyword(SearchRequest request, int limit, double threshold) {
-        List<String> terms = Documents.terms(analyzer, request.text());
-        if (terms.isEmpty()) {
-            return List.of();
-        }
-        BooleanQuery.Builder builder = new BooleanQuery.Builder();
-        for (String term : terms) {
-            builder.add(new TermQuery(new Term(Documents.TEXT, term)), Occur.SHOULD);
-        }
-        builder.add(Documents.filterQuery(namespaces(request.scopes()), request.filter()), Occur.FILTER);
-        builder.setMinimumNumberShouldMatch(1);
-        BooleanQuery query = builder.build();
-        return index.read(searcher -> {
-            double best = bestBm25(searcher, terms);
-            List<ScoreDoc> top = topWithTies(searcher, query, limit);
-            List<Scored> scored = new ArrayList<>(top.size());
-            for (ScoreDoc doc : top) {
-                scored.add(new Scored(doc.doc, Math.min(1.0, doc.score / best)));
-            }
-            return hits(searcher, scored, limit, threshold);
-        });
-    }
-
-    /**
-     * The largest BM25 score {@code terms} can reach: Lucene's BM25 term score is idf times a saturating term
-     * frequency below 1, so the sum of the terms' idf bounds it.
-     */
-    private static double bestBm25(IndexSearcher searcher, List<String> terms) throws IOException {
-        IndexReader reader = searcher.getIndexReader();
-        long docCount = Math.max(1, reader.getDocCount(Documents.TEXT));
-        double sum = 0;
-        for (String term : terms) {
-            int docFreq = reader.docFreq(new Term(Documents.TEXT, term));
-            sum += (float) Math.log(1 + (docCount - docFreq + 0.5D) / (docFreq + 0.5D));
-        }
-        return sum > 0 ? sum : 1;
-    }
-
-    /** The top {@code limit} docs and every doc tied with the last of them, so that ties can be ordered by key. */
-    private static List<ScoreDoc> topWithTies(IndexSearcher searcher, org.apache.lucene.search.Query query, int limit)
-            throws IOException {
-        int n = limit;
-        while (true) {
-            ScoreDoc[] docs = searcher.search(query, n).scoreDocs;
-            if (docs.length < n || docs[n - 1].score < docs[limit - 1].score || n >= Integer.MAX_VALUE / 2) {
-                return List.of(docs);
-            }
-            n *= 2;
-        }
-    }
-
-    /** A document and its score on the request's scale. */
-    private record Scored(int doc, double score) {
-    }
-
-    /**
-     * Hits of the scored docs that are above zero and at least {@code threshold}, best first, ties by key then scope,
-     * at most {@code limit}: only the docs that can make the cut (the best {@code limit} and their ties) are read.
-     */
-    private List<Hit> hits(IndexSearcher searcher, List<Scored> scored, int limit, double threshold) throws IOException {
-        List<Scored> kept = new ArrayList<>();
-        for (Scored s : scored) {
-            if (s.score() > 0 && s.score() >= threshold) {
-                kept.add(s);
-            }
-        }
-        kept.sort(Comparator.comparingDouble(Scored::score).reversed());
-        int end = Math.min(limit, kept.size());
-        while (end < kept.size() && kept.get(end).score() == kept.get(end - 1).score()) {
-            end++;
-        }
-        StoredFields stored = searcher.storedFields();
-        List<Hit> hits = new ArrayList<>(end);
-        for (Scored s : kept.subList(0, end)) {
-            Optional<MemoryEntry> entry = decode(stored, s.doc());
-            entry.ifPresent(e -> hits.add(new Hit(e, Math.min(1.0, s.score()))));
-        }
-        hits.sort(RANKING);
-        return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : List.copyOf(hits);
-    }
-
-    private List<Hit> semantic(SearchRequest request, int limit, double threshold) {
-        float[] query = embed(List.of(request.text())).get(0);
-        if (query == null) {
-            return List.of();
-        }
-        String field = Documents.vectorField(model.dimension());
-        org.apache.lucene.search.Query filter = Documents.filterQuery(namespaces(request.scopes()), request.filter());
-        return index.read(searcher -> {
-            int candidates = searcher.count(filter);
-            if (candidates == 0) {
-                return List.of();
-            }
-            List<Scored> scored = candidates <= config.exactLimit()
-                    ? exact(searcher, filter, field, query)
-                    : nearest(searcher, filter, field, query, (int) Math.min(candidates, Math.max(limit, (long) limit * config.overfetch())));
-            return hits(searcher, scored, limit, threshold);
-        });
-    }
-
-    /** The cosine of every candidate that has a vector: no graph, no approximation. */
-    private static List<Scored> exact(IndexSearcher searcher, org.apache.lucene.search.Query filter, String field,
-            float[] query) throws IOException {
-        Weight weight = searcher.createWeight(searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f);
-        List<Scored> scored = new ArrayList<>();
-        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            FloatVectorValues vectors = leaf.reader().getFloatVectorValues(field);
-            Scorer scorer = vectors == null ? null : weight.scorer(leaf);
-            if (scorer == null) {
-                continue;
-            }
-            Bits live = leaf.reader().getLiveDocs();
-            DocIdSetIterator docs = scorer.iterator();
-            for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
-                if (live != null && !live.get(doc)) {
-                    continue;
-                }
-                int at = vectors.docID() < doc ? vectors.advance(doc) : vectors.docID();
-                if (at == DocIdSetIterator.NO_MORE_DOCS) {
-                    break;
-                }
-                if (at == doc) {
-                    scored.add(new Scored(leaf.docBase + doc, VectorUtil.dotProduct(query, vectors.vectorValue())));
+        if (request.mode() != SearchMode.KEYWORD) {
+            for (VectorIndex index : indexes.of(request.scopes())) {
+                if (!index.state().serves(model)) {
+                    throw mismatch(index);
                 }
             }
         }
-        return scored;
-    }
-
-    /** The {@code k} nearest candidates through the HNSW graph, the filter applied while the graph is searched. */
-    private static List<Scored> nearest(IndexSearcher searcher, org.apache.lucene.search.Query filter, String field,
-            float[] query, int k) throws IOException {
-        TopDocs top = searcher.search(new KnnFloatVectorQuery(field, query, k, filter), k);
-        List<Scored> scored = new ArrayList<>(top.scoreDocs.length);
-        for (ScoreDoc doc : top.scoreDocs) {
-            // Lucene scores a dot product of unit vectors as (1 + cosine) / 2.
-            scored.add(new Scored(doc.doc, 2.0 * doc.score - 1.0));
-        }
-        return scored;
+        return search.search(request);
     }
 
     // ------------------------------------------------------------------ capabilities, reindex, doctor
@@ -552,7 +361,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         return CAPABILITIES;
     }
 
-    /** Always present: rebuilds every vector (and the keyword index) with the configured model. */
+    /** Always present: rebuilds every vector (and the keyword index) of both indexes with the configured model. */
     @Override
     public Optional<Reindexing> reindexing() {
         return Optional.of(reindexing);
@@ -561,102 +370,20 @@ public final class VectorMemoryProvider implements MemoryProvider {
     private Reindexing.ReindexResult reindex(Reindexing.Progress progress) {
         Objects.requireNonNull(progress, "progress");
         checkOpen();
-        long started = System.nanoTime();
-        long entries = index.rebuild(IndexState.of(model), (writer, searcher) -> {
-            IndexReader reader = searcher.getIndexReader();
-            long total = reader.numDocs();
-            progress.update(0, total);
-            List<Document> batch = new ArrayList<>(REINDEX_BATCH);
-            long done = 0;
-            for (LeafReaderContext leaf : reader.leaves()) {
-                Bits live = leaf.reader().getLiveDocs();
-                StoredFields stored = leaf.reader().storedFields();
-                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
-                    if (live != null && !live.get(doc)) {
-                        continue;
-                    }
-                    batch.add(stored.document(doc));
-                    if (batch.size() == REINDEX_BATCH) {
-                        done += reembed(writer, batch);
-                        progress.update(done, total);
-                    }
-                }
-            }
-            if (!batch.isEmpty()) {
-                done += reembed(writer, batch);
-                progress.update(done, total);
-            }
-            return done;
-        });
-        return new Reindexing.ReindexResult(entries, model.fingerprint(), Duration.ofNanos(System.nanoTime() - started));
-    }
-
-    /** Replaces each stored document of {@code batch} by one with a new vector; empties the batch. */
-    private int reembed(org.apache.lucene.index.IndexWriter writer, List<Document> batch) throws IOException {
-        List<MemoryEntry> entries = new ArrayList<>(batch.size());
-        for (Document doc : batch) {
-            // A document that cannot be read stops the reindex, which then rolls back: nothing is dropped.
-            entries.add(EntryCodec.decode(doc.get(Documents.ENTRY), index.directory() + " (namespace of document "
-                    + Keys.abbreviate(String.valueOf(doc.get(Documents.NS))) + ")"));
-        }
-        List<float[]> vectors = embed(entries.stream().map(SemanticScorer::embeddingText).toList());
-        for (int i = 0; i < batch.size(); i++) {
-            Document old = batch.get(i);
-            MemoryEntry entry = entries.get(i);
-            String ns = old.get(Documents.NS);
-            writer.updateDocument(new Term(Documents.ID, Documents.id(ns, entry.key())),
-                    Documents.document(entry, ns, old.get("project"), old.get("session"), vectors.get(i)));
-        }
-        int size = batch.size();
-        batch.clear();
-        return size;
+        return maintenance.reindex(progress);
     }
 
     /**
-     * Checks the index: the model that made its vectors, the checksums of every segment file, and that every stored
-     * entry can be read.
+     * Checks both indexes: the model that made their vectors, the checksums of every segment file, that every stored
+     * entry can be read; and lists this project's old GLOBAL entries that could not be moved to the shared index.
      */
     @Override
     public List<StoreProblem> doctor() {
         checkOpen();
-        List<StoreProblem> problems = new ArrayList<>();
-        String location = index.directory().toString();
-        IndexState state = index.state();
-        if (!state.serves(model)) {
-            problems.add(new StoreProblem(location, "the vectors were made by the model of fingerprint '"
-                    + state.describedFingerprint(model) + "', the configured model has '" + model.fingerprint()
-                    + "'; semantic search is refused until you run: forge-memory reindex"));
-        }
-        index.read(searcher -> {
-            for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-                String segment = location + " (segment " + leaf.ord + ")";
-                try {
-                    leaf.reader().checkIntegrity();
-                } catch (IOException e) {
-                    problems.add(new StoreProblem(segment, "its files are damaged (" + e.getMessage()
-                            + "); restore the index from a backup, or move it away and re-import the memories"));
-                    continue;
-                }
-                Bits live = leaf.reader().getLiveDocs();
-                StoredFields stored = leaf.reader().storedFields();
-                for (int doc = 0; doc < leaf.reader().maxDoc(); doc++) {
-                    if (live != null && !live.get(doc)) {
-                        continue;
-                    }
-                    try {
-                        EntryCodec.decode(stored.document(doc).get(Documents.ENTRY), segment);
-                    } catch (CorruptEntryException e) {
-                        problems.add(new StoreProblem(segment + " document " + doc, "the stored entry cannot be read; "
-                                + "it is skipped by queries and searches. Restore the index from a backup"));
-                    }
-                }
-            }
-            return null;
-        });
-        return List.copyOf(problems);
+        return maintenance.doctor();
     }
 
-    /** Releases this provider's share of the index (the last provider on it closes the writer) and its model. */
+    /** Releases this provider's share of the indexes (the last provider on one closes it) and its model. */
     @Override
     public void close() {
         synchronized (closeLock) {
@@ -666,7 +393,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
             closed = true;
         }
         try {
-            index.release();
+            indexes.release();
         } finally {
             model.close();
         }
@@ -674,6 +401,6 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
     @Override
     public String toString() {
-        return "VectorMemoryProvider[" + index.directory() + ", model=" + model.fingerprint() + "]";
+        return "VectorMemoryProvider[" + directory() + ", global=" + globalDirectory() + ", model=" + model.fingerprint() + "]";
     }
 }

@@ -55,7 +55,7 @@ class RetrievalQualityTest {
     void storeConversationsAndMeasure() {
         // No embedding block: the default model, minilm.
         ProviderConfig config = ProviderConfig.of(Map.of("path", "vectors"));
-        ProviderContext context = ProviderContext.builder().baseDirectory(directory).projectId("retrieval")
+        ProviderContext context = ProviderContext.builder().baseDirectory(directory).forgeHome(directory.resolve("forge-home")).projectId("retrieval")
                 .sessionId("quality").config(config).build();
         provider = new VectorMemoryProviderFactory().open(context);
         Map<String, String> turns = LabelledRetrievalSet.turns();

@@ -27,6 +27,7 @@ class VectorConfigTest {
     void defaults_are_the_documented_ones() {
         VectorConfig defaults = VectorConfig.defaults();
         assertThat(defaults.path()).isEqualTo(".forge/vectors");
+        assertThat(defaults.globalPath()).isNull();
         assertThat(defaults.embedding()).isEqualTo(Map.of("model", "minilm"));
         assertThat(defaults.rrfK()).isEqualTo(20);
         assertThat(defaults.keywordWeight()).isEqualTo(0.25);
@@ -39,7 +40,7 @@ class VectorConfigTest {
         assertThatThrownBy(() -> open(Map.of("embedding", Map.of("model", "hashing"), "rrf", 10)))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("rrf")
-                .hasMessageContaining("embedding, exact_limit, keyword_weight, overfetch, path, rrf_k")
+                .hasMessageContaining("embedding, exact_limit, global_path, keyword_weight, overfetch, path, rrf_k")
                 .hasMessageContaining("Did you mean 'rrf_k'");
         assertThat(base.resolve(".forge")).doesNotExist();
     }
@@ -99,6 +100,20 @@ class VectorConfigTest {
         }
         assertThat(Files.list(base.resolve("elsewhere/index")).map(p -> p.getFileName().toString()))
                 .anyMatch(name -> name.startsWith("segments_"));
+    }
+
+    @Test
+    void global_goes_to_vectors_under_the_forge_home_by_default_and_a_relative_global_path_resolves_like_path()
+            throws Exception {
+        try (VectorMemoryProvider provider = (VectorMemoryProvider) open(VectorStores.hashing(64, Map.of()))) {
+            assertThat(provider.globalDirectory()).isEqualTo(base.resolve("forge-home/vectors").toRealPath());
+        }
+        try (VectorMemoryProvider provider = (VectorMemoryProvider) open(VectorStores.hashing(64,
+                Map.of("global_path", "shared/global-index")))) {
+            assertThat(provider.globalDirectory()).isEqualTo(base.resolve("shared/global-index").toRealPath());
+        }
+        assertThatThrownBy(() -> open(VectorStores.hashing(64, Map.of("global_path", " "))))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("'global_path' must not be blank");
     }
 
     @Test

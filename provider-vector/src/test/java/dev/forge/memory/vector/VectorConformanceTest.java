@@ -13,13 +13,6 @@ import java.util.Map;
  */
 class VectorConformanceTest extends MemoryProviderConformance {
 
-    /** GLOBAL still lives in the project's index directory, shared only by projects that point {@code path} at one
-     * directory: the shared index under the forge home is issue 24's open part. */
-    @Override
-    protected boolean sharesGlobalThroughForgeHome() {
-        return false;
-    }
-
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         // same base directory: same .forge/vectors index

@@ -160,6 +160,26 @@ public final class Documents {
         };
     }
 
+    /**
+     * The namespace, in a project's index, of GLOBAL entries that index held before GLOBAL moved to the shared index
+     * and that could not be moved (the shared index holds the key with other content): no scope reads it.
+     */
+    public static final String UNMOVED_GLOBAL = "unmoved" + SEP + "global";
+
+    /**
+     * The entry of the document of {@code id} that {@code searcher} sees, if any.
+     *
+     * @param where the index and key, for the message of a damaged entry
+     */
+    public static java.util.Optional<MemoryEntry> find(org.apache.lucene.search.IndexSearcher searcher, String id,
+            String where) throws IOException {
+        org.apache.lucene.search.TopDocs top = searcher.search(new TermQuery(new Term(ID, id)), 1);
+        if (top.scoreDocs.length == 0) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(EntryCodec.decode(searcher.storedFields().document(top.scoreDocs[0].doc).get(ENTRY), where));
+    }
+
     /** The id of {@code key} in namespace {@code ns}. */
     public static String id(String ns, String key) {
         return ns + SEP + key;

@@ -5,16 +5,11 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.StorageException;
-import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.support.files.AtomicFiles;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexFormatTooNewException;
-import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopDocs;
 import dev.forge.memory.MemoryEntry;
 import java.util.Optional;
 import org.apache.lucene.index.IndexWriter;
@@ -22,34 +17,30 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.AlreadyClosedException;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
- * One Lucene index directory, open once per JVM and shared by every provider opened on it (reference counted,
- * keyed by the directory's real path): one {@link IndexWriter}, which holds Lucene's {@code write.lock} so that a
- * second process is refused, and one near-real-time {@link SearcherManager}.
+ * A project's Lucene index directory ({@code path}), open once per JVM and shared by every provider opened on it
+ * (reference counted, keyed by the directory's real path): one {@link IndexWriter}, which holds Lucene's
+ * {@code write.lock} so that a second process is refused, and one near-real-time {@link SearcherManager}.
  *
  * <p>Locking: reads hold the read lock. A write holds the write lock while it reads the current entry (through the
- * overlay of changes not yet visible to searchers, see {@link Changes}) and updates the writer, then commits and
+ * overlay of changes not yet visible to searchers, see {@link OverlayChanges}) and updates the writer, then commits and
  * refreshes outside it, so that writers queued behind one commit are made durable together by the next (group
  * commit). Commits and refreshes hold the read lock, so that a reindex, which holds the write lock and the commit
  * lock for its whole run, never sees anything committed half way, and may swap the writer after a rollback.
  */
-public final class SharedIndex {
+public final class SharedIndex implements VectorIndex {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedIndex.class);
-    private static final Map<Path, SharedIndex> OPEN = new HashMap<>();
+    private static final OpenIndexes<SharedIndex> OPEN = new OpenIndexes<>();
 
     private final Path directory;
     private final PrivateFiles luceneDirectory;
@@ -63,7 +54,6 @@ public final class SharedIndex {
     private long committedSequence;
     private long refreshedSequence = -1;
     private volatile long lastSequence = -1;
-    private int references;
 
     private SharedIndex(Path directory, PrivateFiles luceneDirectory) {
         this.directory = directory;
@@ -79,38 +69,18 @@ public final class SharedIndex {
      * @throws ConfigurationException      if the directory holds something other than this provider's index
      */
     public static SharedIndex acquire(Path directory, Supplier<IndexState> fresh) {
-        Path real;
-        try {
-            AtomicFiles.createDirectories(directory, false);
-            real = directory.toRealPath();
-        } catch (IOException e) {
-            throw new BackendUnavailableException("Cannot create or open the vector index directory " + directory + ": " + e
-                    + ". Check that the path is a directory you can write to.", e);
-        }
-        synchronized (OPEN) {
-            SharedIndex index = OPEN.get(real);
-            if (index == null) {
-                index = open(real, fresh);
-                OPEN.put(real, index);
-            }
-            index.references++;
-            return index;
-        }
+        Path real = IndexFiles.realDirectory(directory, "Check that the path is a directory you can write to.");
+        return OPEN.acquire(real, path -> open(path, fresh));
     }
 
     private static SharedIndex open(Path real, Supplier<IndexState> fresh) {
-        PrivateFiles dir;
-        try {
-            dir = new PrivateFiles(FSDirectory.open(real));
-        } catch (IOException e) {
-            throw new BackendUnavailableException("Cannot open the vector index directory " + real + ": " + e, e);
-        }
+        PrivateFiles dir = IndexFiles.open(real);
         SharedIndex index = new SharedIndex(real, dir);
         try {
             index.openWriter(fresh);
             return index;
         } catch (RuntimeException e) {
-            closeQuietly(dir);
+            OpenIndexes.closeQuietly(dir);
             throw e;
         }
     }
@@ -124,24 +94,9 @@ public final class SharedIndex {
                     .setCommitOnClose(true);
             opened = new IndexWriter(luceneDirectory, config);
             luceneDirectory.restrictAll();
-            Map<String, String> userData = new LinkedHashMap<>();
-            Iterable<Map.Entry<String, String>> live = opened.getLiveCommitData();
-            if (live != null) {
-                live.forEach(e -> userData.put(e.getKey(), e.getValue()));
-            }
-            IndexState recorded;
-            try {
-                recorded = IndexState.fromUserData(userData).orElse(null);
-            } catch (IllegalArgumentException e) {
-                throw new CorruptEntryException("The vector index at " + directory + " cannot be read: " + e.getMessage()
-                        + ". It is left as it is; open it with the forge-memory version that wrote it, or move it away and "
-                        + "re-import the memories.", e);
-            }
+            IndexState recorded = IndexFiles.recorded(opened.getLiveCommitData(), directory,
+                    existed ? opened.getDocStats().numDocs : 0).orElse(null);
             if (recorded == null) {
-                if (existed && opened.getDocStats().numDocs > 0) {
-                    throw new ConfigurationException("The directory " + directory + " holds a Lucene index that the vector "
-                            + "provider did not write; it is left untouched. Configure another 'path'.");
-                }
                 recorded = fresh.get();
                 opened.setLiveCommitData(recorded.toUserData().entrySet());
                 opened.commit();
@@ -155,51 +110,37 @@ public final class SharedIndex {
             this.lastSequence = -1;
             this.manager = new SearcherManager(opened, true, false, null);
         } catch (LockObtainFailedException e) {
-            closeQuietly(opened);
+            OpenIndexes.closeQuietly(opened);
             throw new BackendUnavailableException("The vector index at " + directory + " is in use by another process "
                     + "(it holds Lucene's write.lock). Only one process at a time may open a vector index: close the other "
                     + "forge-memory process, or give this one another 'path'.", e);
-        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
-            closeQuietly(opened);
-            throw new CorruptEntryException("The vector index at " + directory + " is damaged or of an unknown format ("
-                    + e.getMessage() + "). Nothing was changed: restore the directory from a backup, or move it away and "
-                    + "re-import the memories (forge-memory import).", e);
         } catch (IOException e) {
-            closeQuietly(opened);
-            throw new BackendUnavailableException("Cannot open the vector index at " + directory + ": " + e, e);
+            OpenIndexes.closeQuietly(opened);
+            throw IndexFiles.unopenable(directory, e);
         } catch (RuntimeException e) {
-            closeQuietly(opened);
+            OpenIndexes.closeQuietly(opened);
             throw e;
         }
     }
 
     /** The directory's real path. */
+    @Override
     public Path directory() {
         return directory;
     }
 
     /** What the index records about its vectors now. */
+    @Override
     public IndexState state() {
         return state;
     }
 
-    /** Something to do with a searcher that may throw {@link IOException}. */
-    @FunctionalInterface
-    public interface SearcherWork<T> {
-        /** Does it. */
-        T apply(IndexSearcher searcher) throws IOException;
-    }
-
     /** Runs {@code work} on a searcher that sees every completed write. */
+    @Override
     public <T> T read(SearcherWork<T> work) {
         lock.readLock().lock();
         try {
-            IndexSearcher searcher = manager.acquire();
-            try {
-                return work.apply(searcher);
-            } finally {
-                manager.release(searcher);
-            }
+            return IndexFiles.withSearcher(manager, work);
         } catch (IOException | AlreadyClosedException e) {
             throw failure("read", e);
         } finally {
@@ -213,53 +154,42 @@ public final class SharedIndex {
      * pending changes from the moment it is made until a refreshed searcher holds it, so that writers never wait
      * for a refresh (which would flush a segment) while they hold the write lock.
      */
-    public final class Changes {
+    private final class OverlayChanges implements Changes {
         private long last = -1;
         private IndexWriter base;
 
-        private Changes() {
+        private OverlayChanges() {
         }
 
         /** The current entry of {@code id}, including changes not yet visible to searchers. */
+        @Override
         public Optional<MemoryEntry> current(String id, String where) throws IOException {
             Pending change = pending.get(id);
             if (change != null) {
                 return change.entry();
             }
             // Acquired after the overlay was consulted: a change pruned from it is in every searcher acquired since.
-            IndexSearcher searcher = manager.acquire();
-            try {
-                TopDocs top = searcher.search(new TermQuery(new Term(Documents.ID, id)), 1);
-                if (top.scoreDocs.length == 0) {
-                    return Optional.empty();
-                }
-                return Optional.of(EntryCodec.decode(searcher.storedFields().document(top.scoreDocs[0].doc).get(Documents.ENTRY), where));
-            } finally {
-                manager.release(searcher);
-            }
+            return IndexFiles.withSearcher(manager, searcher -> Documents.find(searcher, id, where));
         }
 
         /** Replaces the document of {@code id} by {@code doc}, which holds {@code entry}. */
+        @Override
         public void put(String id, Document doc, MemoryEntry entry) throws IOException {
             record(id, Optional.of(entry), writer.updateDocument(new Term(Documents.ID, id), doc));
         }
 
         /** Deletes the document of {@code id}. */
+        @Override
         public void delete(String id) throws IOException {
             record(id, Optional.empty(), writer.deleteDocuments(new Term(Documents.ID, id)));
         }
 
         /** Deletes every document of namespace {@code ns}; returns how many there were. */
+        @Override
         public int deleteNamespace(String ns) throws IOException {
             refreshCoveringAll();
             Term term = new Term(Documents.NS, ns);
-            IndexSearcher searcher = manager.acquire();
-            int count;
-            try {
-                count = searcher.count(new TermQuery(term));
-            } finally {
-                manager.release(searcher);
-            }
+            int count = IndexFiles.withSearcher(manager, searcher -> searcher.count(new TermQuery(term)));
             if (count > 0) {
                 long seq = writer.deleteDocuments(term);
                 last = seq;
@@ -279,22 +209,16 @@ public final class SharedIndex {
     private record Pending(Optional<MemoryEntry> entry, long sequence) {
     }
 
-    /** Something to do with {@link Changes}. */
-    @FunctionalInterface
-    public interface ChangeWork<T> {
-        /** Does it. */
-        T apply(Changes changes) throws IOException;
-    }
-
     /**
      * Runs {@code work} alone (no other write, no reindex), then commits its changes and refreshes the searcher
      * before returning: what it wrote is durable and visible. The commit happens outside the write lock, so that
      * writers queued behind one commit are committed together by the next one (group commit); each still returns
      * only after a commit that holds its changes.
      */
+    @Override
     public <T> T write(ChangeWork<T> work) {
         T result;
-        Changes changes = new Changes();
+        OverlayChanges changes = new OverlayChanges();
         lock.writeLock().lock();
         try {
             changes.base = writer;
@@ -392,33 +316,10 @@ public final class SharedIndex {
      * Records {@code newState} with the next commit, for writes of a provider whose model differs from the index's
      * (opened for a reindex): the index is then marked incomplete. Call inside {@link #write}.
      */
+    @Override
     public void recordState(IndexState newState) {
         writer.setLiveCommitData(newState.toUserData().entrySet());
         state = newState;
-    }
-
-    /**
-     * The index's state, after putting {@code model}'s fingerprint in place of the recorded one if that is the model's
-     * in an earlier form ({@link IndexState#recordedInAnEarlierForm}): committed at once, so that an earlier form,
-     * which may hold a secret, leaves the index (Lucene keeps only the last commit).
-     */
-    public IndexState adoptRecognised(EmbeddingModel model) {
-        IndexState recorded = state;
-        if (!recorded.recordedInAnEarlierForm(model)) {
-            return recorded;
-        }
-        rebuild(new IndexState(model.fingerprint(), model.name(), model.dimension(), recorded.complete()),
-                (writer, searcher) -> null);
-        LOG.info("The vector index at {} now records its model's fingerprint in the current form: {}", directory,
-                model.fingerprint());
-        return state;
-    }
-
-    /** A rebuild of the index, run alone: see {@link #rebuild}. */
-    @FunctionalInterface
-    public interface Rebuild<T> {
-        /** Rewrites documents with {@code writer}, reading them from {@code searcher}. */
-        T apply(IndexWriter writer, IndexSearcher searcher) throws IOException;
     }
 
     /**
@@ -426,6 +327,7 @@ public final class SharedIndex {
      * uncommitted; then commits once with {@code newState}. If the rebuild fails, every change it made is rolled
      * back, the index is reopened as last committed (the old vectors and state) and the failure is rethrown.
      */
+    @Override
     public <T> T rebuild(IndexState newState, Rebuild<T> rebuild) {
         lock.writeLock().lock();
         try {
@@ -494,46 +396,17 @@ public final class SharedIndex {
     }
 
     private MemoryException failure(String what, Exception e) {
-        if (e instanceof CorruptIndexException) {
-            return new CorruptEntryException("The vector index at " + directory + " is damaged (" + e.getMessage()
-                    + "); the " + what + " failed and nothing was changed. Run forge-memory doctor, then restore the "
-                    + "directory from a backup or move it away and re-import the memories.", e);
-        }
-        if (e instanceof AlreadyClosedException) {
-            return new BackendUnavailableException("The vector index at " + directory + " was closed"
-                    + (writer != null && writer.getTragicException() != null ? " after an error: " + writer.getTragicException() : "")
-                    + "; the " + what + " failed. Open the provider again.", e);
-        }
-        return new StorageException("The " + what + " of the vector index at " + directory + " failed: " + e
-                + ". Check the disk (space, permissions) and retry.", e);
+        return IndexFiles.failed(directory, what, e, writer != null ? writer.getTragicException() : null);
     }
+
 
     /** Gives up one reference; the last one closes the index (its writer commits nothing new: all is committed). */
+    @Override
     public void release() {
-        synchronized (OPEN) {
-            if (--references > 0) {
-                return;
-            }
-            OPEN.remove(directory);
-            lock.writeLock().lock();
-            try {
-                closeQuietly(manager);
-                closeQuietly(writer);
-                closeQuietly(luceneDirectory);
-            } finally {
-                lock.writeLock().unlock();
-            }
-        }
+        OPEN.release(directory, () -> OpenIndexes.closeUnder(lock,
+                () -> java.util.Arrays.asList(manager, writer, luceneDirectory)));
     }
 
-    private static void closeQuietly(AutoCloseable closeable) {
-        if (closeable == null) {
-            return;
-        }
-        try {
-            closeable.close();
-        } catch (Exception e) {
-            LOG.warn("Closing part of a vector index failed: {}", e.toString());
-        }
-    }
+
+
 }
