@@ -2,7 +2,9 @@ package dev.forge.memory.embeddings;
 
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embeddings.internal.MiniLmModel;
+import dev.forge.memory.embeddings.internal.LocalModel;
+import dev.forge.memory.embeddings.internal.LocalModelSpec;
+import dev.forge.memory.embeddings.internal.LocalSettings;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.support.ConfiguredModelFactory;
 
@@ -46,7 +48,8 @@ public final class MiniLmEmbeddingModelFactory extends ConfiguredModelFactory<Mi
      */
     @Override
     protected EmbeddingModel open(Settings settings, ProviderConfig raw) {
-        return MiniLmModel.open(settings);
+        return LocalModel.open(new LocalSettings(LocalModelSpec.MINILM, settings.threads(), settings.batchSize(),
+                settings.maxTokens(), ""));
     }
 
     /**
@@ -65,26 +68,17 @@ public final class MiniLmEmbeddingModelFactory extends ConfiguredModelFactory<Mi
         /** The default for {@code max_tokens}. */
         public static final int DEFAULT_MAX_TOKENS = 256;
         /** The model's position window: no text is longer than this after cutting. */
-        public static final int MODEL_WINDOW = 512;
+        public static final int MODEL_WINDOW = LocalSettings.MODEL_WINDOW;
 
-        /** Fills in defaults and checks ranges. */
+        /**
+         * Fills in defaults and checks ranges.
+         *
+         * @throws ConfigurationException for a value out of range
+         */
         public Settings {
-            if (threads == null) {
-                threads = Math.min(Runtime.getRuntime().availableProcessors(), 4);
-            } else if (threads < 1 || threads > 64) {
-                throw new ConfigurationException("'threads' of the minilm model must be 1 to 64, not " + threads + ".");
-            }
-            if (batchSize == null) {
-                batchSize = 1;
-            } else if (batchSize < 1 || batchSize > 1024) {
-                throw new ConfigurationException("'batch_size' of the minilm model must be 1 to 1024, not " + batchSize + ".");
-            }
-            if (maxTokens == null) {
-                maxTokens = DEFAULT_MAX_TOKENS;
-            } else if (maxTokens < 16 || maxTokens > MODEL_WINDOW) {
-                throw new ConfigurationException("'max_tokens' of the minilm model must be 16 to " + MODEL_WINDOW
-                        + ", not " + maxTokens + ".");
-            }
+            threads = LocalSettings.threads(NAME, threads);
+            batchSize = LocalSettings.batchSize(NAME, batchSize);
+            maxTokens = LocalSettings.maxTokens(NAME, maxTokens, DEFAULT_MAX_TOKENS);
         }
 
         /** The defaults. */

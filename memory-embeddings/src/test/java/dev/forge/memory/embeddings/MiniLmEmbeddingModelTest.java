@@ -9,7 +9,7 @@ import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.support.EmbeddingModels;
-import dev.forge.memory.embeddings.internal.MiniLmModel;
+import dev.forge.memory.embeddings.internal.LocalModel;
 import dev.forge.memory.spi.ProviderConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -207,10 +207,10 @@ class MiniLmEmbeddingModelTest {
 
     @Test
     void models_with_the_same_settings_share_one_loaded_session_until_the_last_is_closed() {
-        int before = MiniLmModel.loadedRuntimes();
+        int before = LocalModel.loadedRuntimes();
         EmbeddingModel first = open(Map.of("threads", 3));
         EmbeddingModel second = open(Map.of("threads", 3, "batch_size", 16));
-        assertThat(MiniLmModel.loadedRuntimes()).isEqualTo(before + 1);
+        assertThat(LocalModel.loadedRuntimes()).isEqualTo(before + 1);
         float[] vector = first.embed("shared");
         first.close();
         first.close();
@@ -218,7 +218,7 @@ class MiniLmEmbeddingModelTest {
                 .hasMessageContaining("closed");
         assertThat(second.embed("shared")).as("the other model still works").containsExactly(vector);
         second.close();
-        assertThat(MiniLmModel.loadedRuntimes()).isEqualTo(before);
+        assertThat(LocalModel.loadedRuntimes()).isEqualTo(before);
     }
 
     @Test

@@ -139,7 +139,7 @@ public final class SemanticScorer {
 
     private static List<Hit> semantic(SearchRequest request, List<MemoryEntry> candidates, EmbeddingModel model,
             Function<MemoryEntry, float[]> vectors) {
-        float[] query = model.embed(request.text());
+        float[] query = QueryEmbedding.vectorOfQuery(model, request.text());
         List<Hit> hits = new ArrayList<>();
         for (MemoryEntry entry : candidates) {
             if (!request.scopes().contains(entry.scope()) || !request.filter().matches(entry)) {

@@ -21,6 +21,7 @@ import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.QueryEmbedding;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.vector.internal.Documents;
 import dev.forge.memory.vector.internal.IndexState;
@@ -90,7 +91,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         this.indexes = indexes;
         this.modelSource = modelSource;
         this.modelField = modelField;
-        this.search = new VectorSearch(indexes, config, model.dimension(), text -> embed(List.of(text)).get(0), this::namespaces);
+        this.search = new VectorSearch(indexes, config, model.dimension(), this::embedQuery, this::namespaces);
         this.maintenance = new VectorMaintenance(indexes, model, this::embed);
     }
 
@@ -274,9 +275,17 @@ public final class VectorMemoryProvider implements MemoryProvider {
         });
     }
 
+    /** The unit vector of the search text {@code query} ({@code null} without words), embedded as a query. */
+    private float[] embedQuery(String query) {
+        return checked(List.of(query), List.of(QueryEmbedding.vectorOfQuery(model, query))).get(0);
+    }
+
     /** The unit vectors of {@code texts} ({@code null} for a text without words), checked against the model's dimension. */
     private List<float[]> embed(List<String> texts) {
-        List<float[]> vectors = model.embed(texts);
+        return checked(texts, model.embed(texts));
+    }
+
+    private List<float[]> checked(List<String> texts, List<float[]> vectors) {
         if (vectors.size() != texts.size()) {
             throw new BackendUnavailableException("The embedding model '" + model.name() + "' returned " + vectors.size()
                     + " vectors for " + texts.size() + " texts.");

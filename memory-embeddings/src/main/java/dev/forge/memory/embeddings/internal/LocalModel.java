@@ -1,71 +1,74 @@
 package dev.forge.memory.embeddings.internal;
 
 import dev.forge.memory.BackendUnavailableException;
-import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.embeddings.MiniLmEmbeddingModelFactory;
-import dev.forge.memory.embeddings.MiniLmEmbeddingModelFactory.Settings;
+import dev.forge.memory.support.QueryEmbedding;
 import java.util.List;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * An open {@code minilm} model: a hold on a shared {@link MiniLmRuntime}. Embedding takes a read lock and closing the
- * write lock, so a runtime is never closed under a running inference.
+ * An open local model ({@code minilm}, {@code bge-small}): a hold on a shared {@link LocalRuntime}. Embedding takes a
+ * read lock and closing the write lock, so a runtime is never closed under a running inference. A search query is
+ * embedded with the model's query instruction put before it (none for {@code minilm}).
  */
-public final class MiniLmModel implements EmbeddingModel {
+public final class LocalModel implements QueryEmbedding {
 
     /** The property that keeps DJL from going to the network for its native library or for models. */
     static final String DJL_OFFLINE = "ai.djl.offline";
 
-    private final Settings settings;
-    private final MiniLmRuntime runtime;
+    private final LocalSettings settings;
+    private final LocalRuntime runtime;
     private final String fingerprint;
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
     /** Guarded by the write lock. */
     private boolean closed;
 
-    private MiniLmModel(Settings settings, MiniLmRuntime runtime) {
+    private LocalModel(LocalSettings settings, LocalRuntime runtime) {
         this.settings = settings;
         this.runtime = runtime;
         ModelFiles.Identity identity = runtime.identity();
-        this.fingerprint = String.join(":", MiniLmEmbeddingModelFactory.NAME, "all-MiniLM-L6-v2-q",
-                identity.artifactVersion(), "sha256-" + identity.modelSha256(), "max" + settings.maxTokens(), "mean", "l2");
+        LocalModelSpec spec = settings.spec();
+        this.fingerprint = String.join(":", spec.name(), spec.label(), identity.artifactVersion(),
+                "sha256-" + identity.modelSha256(), "max" + settings.maxTokens(), spec.pooling().label(), "l2");
     }
 
     /**
      * Opens the model with {@code settings}, loading it unless an open model in this JVM already has it loaded with
      * the same threads and token limit.
      */
-    public static MiniLmModel open(Settings settings) {
+    public static LocalModel open(LocalSettings settings) {
         // Before DJL's tokenizer library first loads; a user who set it (to allow a native download) is obeyed.
         if (System.getProperty(DJL_OFFLINE) == null) {
             System.setProperty(DJL_OFFLINE, "true");
         }
-        return new MiniLmModel(settings, MiniLmRuntime.acquire(new MiniLmRuntime.Key(settings.threads(), settings.maxTokens())));
+        return new LocalModel(settings, LocalRuntime.acquire(
+                new LocalRuntime.Key(settings.spec(), settings.threads(), settings.maxTokens())));
     }
 
     /** The settings the model was opened with. */
-    public Settings settings() {
+    public LocalSettings settings() {
         return settings;
     }
 
     /** How many distinct loaded models (ONNX sessions) this JVM holds now. */
     public static int loadedRuntimes() {
-        return MiniLmRuntime.loaded();
+        return LocalRuntime.loaded();
     }
 
     @Override
     public String name() {
-        return MiniLmEmbeddingModelFactory.NAME;
+        return settings.spec().name();
     }
 
     @Override
     public int dimension() {
-        return MiniLmRuntime.DIMENSION;
+        return LocalRuntime.DIMENSION;
     }
 
     /**
-     * {@code minilm:all-MiniLM-L6-v2-q:<jar version>:sha256-<12 hex of the model file>:max<max_tokens>:mean:l2}.
+     * {@code <name>:<model>:<jar version>:sha256-<12 hex of the model file>:max<max_tokens>:<pooling>:l2}, e.g.
+     * {@code minilm:all-MiniLM-L6-v2-q:1.20.0-beta30:sha256-afdb6f1a0e45:max256:mean:l2}. The query instruction is
+     * not part of it: it changes no stored vector.
      */
     @Override
     public String fingerprint() {
@@ -87,12 +90,21 @@ public final class MiniLmModel implements EmbeddingModel {
         lock.readLock().lock();
         try {
             if (closed) {
-                throw new BackendUnavailableException("The minilm embedding model has been closed.");
+                throw new BackendUnavailableException("The " + name() + " embedding model has been closed.");
             }
             return runtime.embed(texts, settings.batchSize());
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * The vectors of search queries: each with the model's query instruction put before it, then as {@link #embed}.
+     */
+    @Override
+    public List<float[]> embedQueries(List<String> queries) {
+        String instruction = settings.queryInstruction();
+        return embed(instruction.isEmpty() ? queries : queries.stream().map(query -> instruction + query).toList());
     }
 
     /** Lets go of the loaded model, waiting for running calls of {@link #embed} to finish; idempotent. */
@@ -111,6 +123,6 @@ public final class MiniLmModel implements EmbeddingModel {
 
     @Override
     public String toString() {
-        return "MiniLmModel[" + fingerprint + ", threads=" + settings.threads() + ", batch_size=" + settings.batchSize() + "]";
+        return "LocalModel[" + fingerprint + ", threads=" + settings.threads() + ", batch_size=" + settings.batchSize() + "]";
     }
 }

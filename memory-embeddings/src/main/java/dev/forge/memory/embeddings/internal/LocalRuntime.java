@@ -33,25 +33,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One loaded all-MiniLM-L6-v2: an ONNX session and a tokenizer, shared JVM-wide by every open model with the same
- * {@link Key} and closed when the last of them lets go. Thread-safe: ONNX sessions and the tokenizer may be used by
+ * One loaded local model (all-MiniLM-L6-v2, bge-small-en-v1.5): an ONNX session and a tokenizer, shared JVM-wide by
+ * every open model with the same {@link Key} and closed when the last of them lets go. Thread-safe: ONNX sessions and the tokenizer may be used by
  * many threads at once.
  *
  * <p>Each inference runs on one thread: for chat-sized texts ONNX's intra-op threads cost more than they give, and
  * running several texts at once scales with cores. A call with many texts runs them on the calling thread and up to
  * {@code threads - 1} workers of this runtime, which idle out after a while and stop when the runtime is closed.
  */
-final class MiniLmRuntime {
+final class LocalRuntime {
 
     /** The settings that need a session of their own. */
-    record Key(int threads, int maxTokens) {
+    record Key(LocalModelSpec spec, int threads, int maxTokens) {
     }
 
-    static final int DIMENSION = 384;
+    static final int DIMENSION = LocalModelSpec.DIMENSION;
 
-    private static final Logger LOG = LoggerFactory.getLogger(MiniLmRuntime.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LocalRuntime.class);
     /** Guarded by itself. */
-    private static final Map<Key, MiniLmRuntime> SHARED = new HashMap<>();
+    private static final Map<Key, LocalRuntime> SHARED = new HashMap<>();
 
     private final Key key;
     private final OrtEnvironment environment;
@@ -66,7 +66,7 @@ final class MiniLmRuntime {
     /** Guarded by {@link #SHARED}. */
     private int references;
 
-    private MiniLmRuntime(Key key, OrtEnvironment environment, OrtSession.SessionOptions options, OrtSession session,
+    private LocalRuntime(Key key, OrtEnvironment environment, OrtSession.SessionOptions options, OrtSession session,
                           HuggingFaceTokenizer tokenizer, ModelFiles.Identity identity) throws OrtException {
         this.key = key;
         this.environment = environment;
@@ -78,7 +78,7 @@ final class MiniLmRuntime {
             AtomicInteger number = new AtomicInteger();
             this.workers = new ThreadPoolExecutor(key.threads() - 1, key.threads() - 1, 30, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>(), task -> {
-                        Thread thread = new Thread(task, "forge-minilm-" + number.incrementAndGet());
+                        Thread thread = new Thread(task, "forge-" + key.spec().name() + "-" + number.incrementAndGet());
                         thread.setDaemon(true);
                         return thread;
                     });
@@ -102,9 +102,9 @@ final class MiniLmRuntime {
     }
 
     /** The shared runtime for {@code key}, loaded if no one holds it; the caller must {@link #release()} it once. */
-    static MiniLmRuntime acquire(Key key) {
+    static LocalRuntime acquire(Key key) {
         synchronized (SHARED) {
-            MiniLmRuntime runtime = SHARED.get(key);
+            LocalRuntime runtime = SHARED.get(key);
             if (runtime == null) {
                 runtime = load(key);
                 SHARED.put(key, runtime);
@@ -140,11 +140,12 @@ final class MiniLmRuntime {
         return key;
     }
 
-    private static MiniLmRuntime load(Key key) {
+    private static LocalRuntime load(Key key) {
         long start = System.nanoTime();
-        byte[] model = ModelFiles.read(ModelFiles.MODEL);
-        byte[] tokenizerJson = ModelFiles.read(ModelFiles.TOKENIZER);
-        ModelFiles.Identity identity = ModelFiles.identity(model);
+        LocalModelSpec spec = key.spec();
+        byte[] model = ModelFiles.read(spec, spec.modelFile());
+        byte[] tokenizerJson = ModelFiles.read(spec, spec.tokenizerFile());
+        ModelFiles.Identity identity = ModelFiles.identity(spec, model);
         HuggingFaceTokenizer tokenizer = null;
         OrtSession.SessionOptions options = null;
         OrtSession session = null;
@@ -164,8 +165,8 @@ final class MiniLmRuntime {
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
             options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);
             session = environment.createSession(model, options);
-            MiniLmRuntime runtime = new MiniLmRuntime(key, environment, options, session, tokenizer, identity);
-            LOG.debug("Loaded all-MiniLM-L6-v2 ({} threads, {} tokens) in {} ms", key.threads(), key.maxTokens(),
+            LocalRuntime runtime = new LocalRuntime(key, environment, options, session, tokenizer, identity);
+            LOG.debug("Loaded {} ({} threads, {} tokens) in {} ms", spec.label(), key.threads(), key.maxTokens(),
                     (System.nanoTime() - start) / 1_000_000);
             return runtime;
         } catch (OrtException | IOException | RuntimeException | LinkageError e) {
@@ -173,7 +174,7 @@ final class MiniLmRuntime {
             if (e instanceof MemoryException memoryException) {
                 throw memoryException;
             }
-            throw new BackendUnavailableException("The minilm model cannot run on this machine ("
+            throw new BackendUnavailableException("The " + spec.name() + " model cannot run on this machine ("
                     + System.getProperty("os.name") + ", " + System.getProperty("os.arch") + "): " + e
                     + ". Its ONNX runtime and tokenizer ship native libraries for Linux (x86-64, arm64), macOS (arm64) "
                     + "and Windows (x86-64); elsewhere choose another embedding model (hashing, openai).", e);
@@ -206,7 +207,7 @@ final class MiniLmRuntime {
                 try {
                     run(Arrays.asList(order).subList(from, to), ids, types, vectors);
                 } catch (OrtException e) {
-                    throw new BackendUnavailableException("The minilm model failed to embed " + (to - from)
+                    throw new BackendUnavailableException("The " + key.spec().name() + " model failed to embed " + (to - from)
                             + " texts: " + e.getMessage(), e);
                 }
             }
@@ -235,7 +236,7 @@ final class MiniLmRuntime {
                 } catch (ExecutionException e) {
                     if (failure == null) {
                         failure = e.getCause() instanceof RuntimeException r ? r
-                                : new BackendUnavailableException("The minilm model failed: " + e.getCause(), e.getCause());
+                                : new BackendUnavailableException("The " + key.spec().name() + " model failed: " + e.getCause(), e.getCause());
                     }
                     break;
                 }
@@ -278,14 +279,20 @@ final class MiniLmRuntime {
             try (OrtSession.Result result = session.run(inputs, Set.of(output))) {
                 FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer();
                 for (int b = 0; b < batch; b++) {
-                    vectors[rows.get(b)] = meanPooled(hidden, b, length, ids[rows.get(b)].length);
+                    vectors[rows.get(b)] = pooled(hidden, b, length, ids[rows.get(b)].length);
                 }
             }
         }
     }
 
-    /** The mean of the token vectors of row {@code b} over its real (unpadded) tokens, scaled to unit length. */
-    private static float[] meanPooled(FloatBuffer hidden, int b, int length, int tokens) {
+    /**
+     * The vector of row {@code b}, scaled to unit length: the mean of its token vectors over its real (unpadded)
+     * tokens, or with CLS pooling the vector of its first token.
+     */
+    private float[] pooled(FloatBuffer hidden, int b, int length, int tokens) {
+        if (key.spec().pooling() == LocalModelSpec.Pooling.CLS) {
+            tokens = 1;
+        }
         double[] sum = new double[DIMENSION];
         for (int t = 0; t < tokens; t++) {
             int base = (b * length + t) * DIMENSION;
@@ -313,14 +320,14 @@ final class MiniLmRuntime {
             workers.shutdownNow();
             try {
                 if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-                    LOG.warn("minilm worker threads did not stop within 10 s");
+                    LOG.warn("{} worker threads did not stop within 10 s", key.spec().name());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
         closeAll(session, options, tokenizer);
-        LOG.debug("Closed all-MiniLM-L6-v2 ({} threads, {} tokens)", key.threads(), key.maxTokens());
+        LOG.debug("Closed {} ({} threads, {} tokens)", key.spec().label(), key.threads(), key.maxTokens());
     }
 
     private static void closeAll(OrtSession session, OrtSession.SessionOptions options, HuggingFaceTokenizer tokenizer) {
@@ -328,7 +335,7 @@ final class MiniLmRuntime {
             try {
                 session.close();
             } catch (OrtException e) {
-                LOG.warn("Closing the minilm ONNX session failed: {}", e.toString());
+                LOG.warn("Closing an ONNX session of a local embedding model failed: {}", e.toString());
             }
         }
         if (options != null) {

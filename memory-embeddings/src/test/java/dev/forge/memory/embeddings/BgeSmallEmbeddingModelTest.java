@@ -1,0 +1,118 @@
+package dev.forge.memory.embeddings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.spi.ProviderConfig;
+import dev.forge.memory.support.EmbeddingModels;
+import dev.forge.memory.support.QueryEmbedding;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The bge-small model, run for real: the ONNX model from the LangChain4j jar, no network. */
+class BgeSmallEmbeddingModelTest {
+
+    private static final String INSTRUCTION = "Represent this sentence for searching relevant passages: ";
+
+    private static EmbeddingModel model;
+
+    @BeforeAll
+    static void open() {
+        model = open(Map.of());
+    }
+
+    @AfterAll
+    static void close() {
+        model.close();
+    }
+
+    private static EmbeddingModel open(Map<String, ?> settings) {
+        Map<String, Object> block = new HashMap<>(settings);
+        block.put("model", "bge-small");
+        return EmbeddingModels.load().open(ProviderConfig.of(block, "test.yaml", "memory.config.embedding"));
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+        }
+        return dot;
+    }
+
+    @Test
+    void the_model_is_found_by_service_loader_and_makes_384_dimensional_unit_vectors() {
+        assertThat(EmbeddingModels.load().names()).contains("bge-small", "minilm", "hashing");
+        assertThat(model.name()).isEqualTo("bge-small");
+        assertThat(model.dimension()).isEqualTo(384);
+        assertThat(model.embed(List.of("Deploy the payment service on Friday.", "", "Ünïcödé and 中文 too"))).hasSize(3)
+                .allSatisfy(v -> {
+                    assertThat(v).hasSize(384);
+                    assertThat(Math.sqrt(cosine(v, v))).isCloseTo(1.0, within(1e-5));
+                });
+    }
+
+    @Test
+    void its_vectors_are_those_of_langchain4j_s_own_runner_of_the_same_model_cls_pooled() {
+        BgeSmallEnV15QuantizedEmbeddingModel reference = new BgeSmallEnV15QuantizedEmbeddingModel();
+        for (String text : List.of("Caroline went to the LGBTQ support group on 7 May 2023.",
+                "Melanie: I painted a sunrise over the lake last year.")) {
+            float[] theirs = reference.embed(text).content().vector();
+            assertThat(cosine(model.embed(text), theirs)).as(text).isGreaterThan(0.999);
+        }
+    }
+
+    @Test
+    void a_query_gets_the_authors_instruction_and_a_stored_text_does_not() {
+        String question = "When did Caroline go to the support group?";
+        float[] query = QueryEmbedding.vectorOfQuery(model, question);
+        assertThat(cosine(query, model.embed(INSTRUCTION + question))).isCloseTo(1.0, within(1e-6));
+        assertThat(cosine(query, model.embed(question))).isLessThan(0.99);
+        try (EmbeddingModel plain = open(Map.of("query_instruction", ""))) {
+            assertThat(plain.fingerprint()).as("the instruction changes no stored vector").isEqualTo(model.fingerprint());
+            assertThat(cosine(QueryEmbedding.vectorOfQuery(plain, question), model.embed(question))).isCloseTo(1.0, within(1e-6));
+        }
+    }
+
+    @Test
+    void a_question_is_closer_to_the_passage_that_answers_it_than_to_others() {
+        float[] query = QueryEmbedding.vectorOfQuery(model, "What did Melanie paint?");
+        List<float[]> passages = model.embed(List.of(
+                "Melanie: I painted a sunrise over the lake last year.",
+                "Caroline: I went to a support group yesterday and it was powerful.",
+                "Melanie: We took the kids camping in the mountains."));
+        assertThat(cosine(query, passages.get(0))).isGreaterThan(cosine(query, passages.get(1)))
+                .isGreaterThan(cosine(query, passages.get(2)));
+    }
+
+    @Test
+    void the_fingerprint_names_the_model_and_cls_pooling_and_differs_from_minilm() {
+        assertThat(model.fingerprint())
+                .matches("bge-small:bge-small-en-v1\\.5-q:1\\.20\\.0-beta30:sha256-[0-9a-f]{12}:max512:cls:l2");
+        try (EmbeddingModel shorter = open(Map.of("max_tokens", 256));
+             EmbeddingModel minilm = EmbeddingModels.load().open(ProviderConfig.of(Map.of("model", "minilm")))) {
+            assertThat(shorter.fingerprint()).endsWith(":max256:cls:l2");
+            assertThat(minilm.fingerprint()).startsWith("minilm:").isNotEqualTo(model.fingerprint());
+            String sameText = "The release ships on Tuesday.";
+            assertThat(cosine(minilm.embed(sameText), model.embed(sameText))).as("two models, two spaces").isLessThan(0.5);
+        }
+    }
+
+    @Test
+    void bad_settings_are_configuration_errors_naming_the_model_and_key() {
+        assertThatThrownBy(() -> open(Map.of("max_tokens", 1024))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'max_tokens' of the bge-small model must be 16 to 512, not 1024");
+        assertThatThrownBy(() -> open(Map.of("threads", 0))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'threads' of the bge-small model");
+        assertThatThrownBy(() -> open(Map.of("instruction", "x"))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("instruction");
+    }
+}
