@@ -11,13 +11,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Prints how many short chat-like sentences per second the minilm model embeds; asserts only that the vectors are
- * sane, never a speed. Read the numbers in {@code target/surefire-reports/*MiniLmThroughputTest-output.txt}.
+ * Prints how many short chat-like sentences per second each local model embeds; asserts only that the vectors are
+ * sane, never a speed. Read the numbers in {@code target/surefire-reports/*LocalModelThroughputTest-output.txt}.
  */
-class MiniLmThroughputTest {
+class LocalModelThroughputTest {
 
     private static final String[] WHO = {"I", "We", "My team", "The client", "Alice", "Bob", "Our lead", "Priya"};
     private static final String[] DID = {"prefer", "decided to use", "switched to", "want to try", "had trouble with",
@@ -37,27 +38,26 @@ class MiniLmThroughputTest {
         return sentences;
     }
 
-    @Test
-    void embeds_512_chat_turns_one_thread_default_threads_and_batched() {
+    @ParameterizedTest
+    @ValueSource(strings = {"minilm", "bge-small"})
+    void embeds_512_chat_turns_one_thread_default_threads_and_batched(String name) {
         List<String> sentences = sentences();
         assertThat(sentences).doesNotHaveDuplicates();
         int cores = Runtime.getRuntime().availableProcessors();
-        System.out.printf(Locale.ROOT, "minilm throughput, %d sentences, %d processors, Java %s%n", sentences.size(),
+        System.out.printf(Locale.ROOT, "%s throughput, %d sentences, %d processors, Java %s%n", name, sentences.size(),
                 cores, System.getProperty("java.version"));
-        List<float[]> reference = measure("threads=1 batch_size=1 (single-threaded)", Map.of("threads", 1), sentences);
-        measure("threads=default(" + Math.min(cores, 4) + ") batch_size=1 (defaults)", Map.of(), sentences, reference, true);
-        measure("threads=default(" + Math.min(cores, 4) + ") batch_size=64", Map.of("batch_size", 64), sentences,
+        List<float[]> reference = measure(name, "threads=1 batch_size=1 (single-threaded)", Map.of("threads", 1), sentences,
+                null, false);
+        measure(name, "threads=default(" + Math.min(cores, 4) + ") batch_size=1 (defaults)", Map.of(), sentences, reference,
+                true);
+        measure(name, "threads=default(" + Math.min(cores, 4) + ") batch_size=64", Map.of("batch_size", 64), sentences,
                 reference, false);
     }
 
-    private static List<float[]> measure(String label, Map<String, Object> settings, List<String> sentences) {
-        return measure(label, settings, sentences, null, false);
-    }
-
-    private static List<float[]> measure(String label, Map<String, Object> settings, List<String> sentences,
+    private static List<float[]> measure(String name, String label, Map<String, Object> settings, List<String> sentences,
                                          List<float[]> reference, boolean exact) {
         Map<String, Object> block = new HashMap<>(settings);
-        block.put("model", "minilm");
+        block.put("model", name);
         try (EmbeddingModel model = EmbeddingModels.load().open(ProviderConfig.of(block))) {
             model.embed(sentences.subList(0, 32)); // warm up
             long start = System.nanoTime();
