@@ -10,7 +10,6 @@ import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.support.QueryEmbedding;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -35,17 +34,11 @@ class BgeSmallEmbeddingModelTest {
     }
 
     private static EmbeddingModel open(Map<String, ?> settings) {
-        Map<String, Object> block = new HashMap<>(settings);
-        block.put("model", "bge-small");
-        return EmbeddingModels.load().open(ProviderConfig.of(block, "test.yaml", "memory.config.embedding"));
+        return TestModels.open("bge-small", settings);
     }
 
     private static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-        }
-        return dot;
+        return TestModels.cosine(a, b);
     }
 
     @Test

@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -45,17 +44,11 @@ class MiniLmEmbeddingModelTest {
     }
 
     private static EmbeddingModel open(Map<String, ?> settings) {
-        Map<String, Object> block = new HashMap<>(settings);
-        block.put("model", "minilm");
-        return EmbeddingModels.load().open(ProviderConfig.of(block, "test.yaml", "memory.config.embedding"));
+        return TestModels.open("minilm", settings);
     }
 
     private static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-        }
-        return dot;
+        return TestModels.cosine(a, b);
     }
 
     @Test
