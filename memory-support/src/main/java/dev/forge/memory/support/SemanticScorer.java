@@ -17,6 +17,8 @@ import java.util.function.Function;
 /**
  * Semantic and hybrid ranking for providers that hold their candidates in memory and have an
  * {@link EmbeddingModel}: brute-force cosine similarity, and reciprocal rank fusion with {@link KeywordScorer}.
+ * {@link #fuseScores} is the score-normalised fusion that the vector and hybrid providers use by default
+ * ({@link FusionMethod}).
  *
  * <ul>
  *   <li>SEMANTIC: the score is the cosine similarity of the query's vector and the entry's (unit vectors, so the
