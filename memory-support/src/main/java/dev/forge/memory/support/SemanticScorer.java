@@ -17,6 +17,8 @@ import java.util.function.Function;
 /**
  * Semantic and hybrid ranking for providers that hold their candidates in memory and have an
  * {@link EmbeddingModel}: brute-force cosine similarity, and reciprocal rank fusion with {@link KeywordScorer}.
+ * {@link #fuseScores} is the score-normalised fusion that the vector and hybrid providers use by default
+ * ({@link FusionMethod}).
  *
  * <ul>
  *   <li>SEMANTIC: the score is the cosine similarity of the query's vector and the entry's (unit vectors, so the
@@ -126,6 +128,73 @@ public final class SemanticScorer {
         });
         hits.sort(RANKING);
         return cut(hits, request.limit());
+    }
+
+    /**
+     * Fuses a keyword and a semantic ranking with {@code method}: {@link #fuseScores} for
+     * {@link FusionMethod#ZSCORE} (where {@code k} plays no part), the weighted reciprocal rank fusion above for
+     * {@link FusionMethod#RRF}.
+     *
+     * @throws IllegalArgumentException if {@code k} is below 1 or the weight is outside (0, 1]
+     */
+    public static List<Hit> fuse(SearchRequest request, List<Hit> keyword, List<Hit> semantic, FusionMethod method,
+            int k, double keywordWeight) {
+        if (method == FusionMethod.RRF) {
+            return fuse(request, keyword, semantic, k, keywordWeight);
+        }
+        if (k < 1) {
+            throw new IllegalArgumentException("the rank constant k must be at least 1, was " + k);
+        }
+        return fuseScores(request, keyword, semantic, keywordWeight);
+    }
+
+    /**
+     * Score-normalised fusion: each ranking's scores are turned into z-scores ({@code (score - mean) / deviation} over
+     * that ranking's hits; all 0 when its scores are all equal), an entry missing from one ranking gets that ranking's
+     * lowest z-score, and an entry's fused value is {@code (keywordWeight * zKeyword + zSemantic) / (keywordWeight + 1)}.
+     * The score is the logistic function of that value, in (0, 1): 0.5 for an entry as far above the mean in one
+     * ranking as below it in the other, more the further above both. Unlike rank fusion it sees how much better the
+     * top hits of a ranking are than the rest, so a ranking whose scores barely differ (a few common words matched)
+     * moves the result little, and a clear match moves it much. The request's threshold and limit apply; ties by key,
+     * then scope.
+     *
+     * @param keywordWeight in (0, 1]; 1 weighs both rankings equally
+     * @throws IllegalArgumentException if the weight is outside (0, 1]
+     */
+    public static List<Hit> fuseScores(SearchRequest request, List<Hit> keyword, List<Hit> semantic,
+            double keywordWeight) {
+        if (!(keywordWeight > 0 && keywordWeight <= 1)) {
+            throw new IllegalArgumentException("the keyword weight must be in (0, 1], was " + keywordWeight);
+        }
+        Map<EntryRef, MemoryEntry> entries = new LinkedHashMap<>();
+        Map<EntryRef, Double> keywordZ = zScores(keyword, entries);
+        Map<EntryRef, Double> semanticZ = zScores(semantic, entries);
+        double keywordFloor = keywordZ.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        double semanticFloor = semanticZ.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        List<Hit> hits = new ArrayList<>();
+        entries.forEach((ref, entry) -> {
+            double fused = (keywordWeight * keywordZ.getOrDefault(ref, keywordFloor)
+                    + semanticZ.getOrDefault(ref, semanticFloor)) / (keywordWeight + 1);
+            double score = 1 / (1 + Math.exp(-fused));
+            if (score > 0 && score >= request.threshold()) {
+                hits.add(new Hit(entry, Math.min(1.0, score)));
+            }
+        });
+        hits.sort(RANKING);
+        return cut(hits, request.limit());
+    }
+
+    /** The z-score of each hit's score within its ranking; records each entry (the first ranking's object wins). */
+    private static Map<EntryRef, Double> zScores(List<Hit> ranking, Map<EntryRef, MemoryEntry> entries) {
+        double mean = ranking.stream().mapToDouble(Hit::score).average().orElse(0);
+        double variance = ranking.stream().mapToDouble(h -> (h.score() - mean) * (h.score() - mean)).average().orElse(0);
+        double deviation = Math.sqrt(variance);
+        Map<EntryRef, Double> z = new HashMap<>();
+        for (Hit hit : ranking) {
+            entries.putIfAbsent(hit.entry().ref(), hit.entry());
+            z.putIfAbsent(hit.entry().ref(), deviation > 0 ? (hit.score() - mean) / deviation : 0.0);
+        }
+        return z;
     }
 
     private static void addRanks(List<Hit> ranking, double weight, int k, Map<EntryRef, MemoryEntry> entries,

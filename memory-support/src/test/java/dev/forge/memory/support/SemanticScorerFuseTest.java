@@ -3,6 +3,7 @@ package dev.forge.memory.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
@@ -107,5 +108,60 @@ class SemanticScorerFuseTest {
             assertThatThrownBy(() -> SemanticScorer.fuse(request(10, 0), List.of(), List.of(), 60, weight))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyword weight");
         }
+    }
+
+    @Test
+    void score_fusion_lets_a_clear_match_of_one_ranking_beat_near_ties_of_the_other() {
+        // The semantic scores barely differ; "k" is far above the other keyword hits.
+        List<Hit> keyword = List.of(hit("k", 0.9), hit("a", 0.1), hit("b", 0.1), hit("c", 0.1));
+        List<Hit> semantic = List.of(hit("a", 0.52), hit("b", 0.51), hit("k", 0.50), hit("c", 0.49));
+        assertThat(keys(SemanticScorer.fuseScores(request(10, 0), keyword, semantic, 1.0)).get(0)).isEqualTo("k");
+        // Rank fusion sees only the order: "a" (ranks 2 and 1) beats "k" (ranks 1 and 3).
+        assertThat(keys(SemanticScorer.fuse(request(10, 0), keyword, semantic, 60, 1.0)).get(0)).isEqualTo("a");
+    }
+
+    @Test
+    void score_fusion_with_equal_weights_is_symmetric_and_scores_lie_in_zero_to_one() {
+        List<Hit> one = List.of(hit("a", 0.9), hit("b", 0.5), hit("c", 0.2));
+        List<Hit> other = List.of(hit("c", 0.8), hit("d", 0.7), hit("a", 0.1));
+        List<Hit> fused = SemanticScorer.fuseScores(request(10, 0), one, other, 1.0);
+        assertThat(fused).isEqualTo(SemanticScorer.fuseScores(request(10, 0), other, one, 1.0));
+        assertThat(keys(fused)).containsExactlyInAnyOrder("a", "b", "c", "d");
+        assertThat(fused).allSatisfy(h -> assertThat(h.score()).isPositive().isLessThan(1.0));
+    }
+
+    @Test
+    void score_fusion_gives_an_entry_missing_from_a_ranking_that_rankings_lowest_value() {
+        // "only" is the best keyword hit and absent from the semantic ranking; "low" is last in both.
+        List<Hit> keyword = List.of(hit("only", 0.9), hit("low", 0.1));
+        List<Hit> semantic = List.of(hit("s", 0.9), hit("low", 0.1));
+        List<Hit> fused = SemanticScorer.fuseScores(request(10, 0), keyword, semantic, 1.0);
+        assertThat(keys(fused)).containsExactly("only", "s", "low");
+        assertThat(fused.get(0).score()).isEqualTo(fused.get(1).score());
+        assertThat(fused.get(0).score()).isEqualTo(0.5);
+    }
+
+    @Test
+    void score_fusion_applies_threshold_limit_and_a_lighter_keyword_weight() {
+        List<Hit> keyword = List.of(hit("noise", 0.9), hit("s1", 0.1), hit("s2", 0.1));
+        List<Hit> semantic = List.of(hit("s1", 0.9), hit("s2", 0.8), hit("noise", 0.1));
+        assertThat(keys(SemanticScorer.fuseScores(request(1, 0), keyword, semantic, 0.25))).containsExactly("s1");
+        assertThat(SemanticScorer.fuseScores(request(10, 0.55), keyword, semantic, 1.0))
+                .allSatisfy(h -> assertThat(h.score()).isGreaterThanOrEqualTo(0.55));
+        assertThatThrownBy(() -> SemanticScorer.fuseScores(request(10, 0), keyword, semantic, 1.5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyword weight");
+    }
+
+    @Test
+    void fusing_by_method_runs_the_named_fusion() {
+        List<Hit> keyword = List.of(hit("a", 0.9), hit("b", 0.5));
+        List<Hit> semantic = List.of(hit("b", 0.8), hit("c", 0.7), hit("a", 0.1));
+        assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic, FusionMethod.RRF, 20, 0.5))
+                .isEqualTo(SemanticScorer.fuse(request(10, 0), keyword, semantic, 20, 0.5));
+        assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic, FusionMethod.ZSCORE, 20, 0.5))
+                .isEqualTo(SemanticScorer.fuseScores(request(10, 0), keyword, semantic, 0.5));
+        assertThat(FusionMethod.parse(" ZScore ")).isEqualTo(FusionMethod.ZSCORE);
+        assertThatThrownBy(() -> FusionMethod.parse("combsum")).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'fusion' cannot be 'combsum': use zscore or rrf.");
     }
 }

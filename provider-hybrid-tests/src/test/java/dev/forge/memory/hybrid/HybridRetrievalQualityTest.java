@@ -21,23 +21,24 @@ import org.junit.jupiter.api.io.TempDir;
  * Retrieval quality of the router's HYBRID search on the labelled chat set of provider-vector's tests, with sqlite
  * storage (FTS5 BM25 keyword ranking) and a vector search child with the default MiniLM model: the router fuses the
  * vector child's semantic ranking with the storage's keyword ranking. Printed beside the single modes and the vector
- * provider's own HYBRID (its own BM25 fused the same way). Measured when written (Java 17, x86-64, default fusion
- * {@code rrf_k} 20, {@code keyword_weight} 0.25):
+ * provider's own HYBRID (its own BM25 fused the same way). Measured with the default fusion (z-score, equal weights;
+ * Java 17, x86-64):
  *
  * <pre>
  *   ranking                            recall@5  recall@10
  *   KEYWORD (vector child, BM25)          0.500      0.512
  *   KEYWORD (sqlite storage, FTS5)        0.440      0.548
  *   SEMANTIC (vector child)               0.833      0.929
- *   HYBRID (router: sqlite + vector)      0.798      0.917
- *   HYBRID (vector child alone)           0.786      0.929
+ *   HYBRID (router: sqlite + vector)      0.714      0.845
+ *   HYBRID (vector child alone)           0.702      0.905
  * </pre>
  *
- * The questions paraphrase their answers, so a keyword ranking adds little here: a sweep of the fusion settings
- * (rrf_k 5 to 60, keyword_weight 0.1 to 0.5) found nothing above SEMANTIC alone; rrf_k 10 with keyword_weight 0.1
- * matched it (0.833, 0.929), and larger weights lose up to 10 points. The router keeps the vector provider's defaults,
- * which serve queries with names and identifiers better than this set shows. The checks: HYBRID beats both keyword
- * rankings, and stays within one question (1/42) of SEMANTIC and above the floor the vector provider's test uses.
+ * The questions paraphrase their answers, so a keyword ranking adds little here, and the storage's FTS5 ranking (no
+ * stemming) costs the router 3.5 questions of recall@10 against SEMANTIC alone. The fusion before (weighted reciprocal
+ * rank fusion, k 20, keyword weight 0.25, chosen on this set) gave 0.798 and 0.917 here, but 54.1 against the
+ * storage's keyword ranking's 54.7 at recall@10 on real conversations, where z-score fusion gives 64.1
+ * (docs/RETRIEVAL.md): the default is the one not fitted to either set. The checks: HYBRID beats both keyword
+ * rankings, and stays within four questions (4/42) of SEMANTIC and above a floor one question under what it measured.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HybridRetrievalQualityTest {
@@ -91,9 +92,9 @@ class HybridRetrievalQualityTest {
     }
 
     @Test
-    void the_routers_hybrid_recall_at_10_stays_within_one_question_of_semantic_and_above_the_floor() {
+    void the_routers_hybrid_recall_at_10_stays_within_four_questions_of_semantic_and_above_the_floor() {
         double hybrid = recall.get("HYBRID (router: sqlite + vector)")[1];
-        assertThat(hybrid).isGreaterThanOrEqualTo(recall.get("SEMANTIC (vector child)")[1] - 1.0 / 42 - 1e-9);
-        assertThat(hybrid).isGreaterThanOrEqualTo(0.88);
+        assertThat(hybrid).isGreaterThanOrEqualTo(recall.get("SEMANTIC (vector child)")[1] - 4.0 / 42 - 1e-9);
+        assertThat(hybrid).isGreaterThanOrEqualTo(0.82);
     }
 }

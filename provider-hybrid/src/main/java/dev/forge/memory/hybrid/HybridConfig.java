@@ -2,6 +2,9 @@ package dev.forge.memory.hybrid;
 
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Setting;
+import dev.forge.memory.support.ConfigValues;
+import dev.forge.memory.support.FusionMethod;
+import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
 import java.util.Collections;
@@ -25,7 +28,7 @@ import java.util.Optional;
  * @param outbox        where missed updates of the search and relationships children wait; default
  *                      {@code {path: .forge/outbox, retry_interval: 5s}}
  * @param fusion        how HYBRID search fuses the semantic and the keyword ranking; default
- *                      {@code {rrf_k: 20, keyword_weight: 0.25}}
+ *                      {@code {method: zscore, rrf_k: 60, keyword_weight: 1}}
  */
 public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String, Object> search,
         Map<String, Object> relationships, Outbox outbox, Fusion fusion) {
@@ -82,8 +85,10 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
                 Setting.of("outbox.path", "path", outbox.path(), "the outbox directory, relative to the project directory"),
                 Setting.of("outbox.retry_interval", "duration", outbox.retryInterval().toString(),
                         "how long the router waits before it tries a failed child again"),
-                Setting.of("fusion", "map", "", "HYBRID search: weighted reciprocal rank fusion"),
-                Setting.of("fusion.rrf_k", "integer", String.valueOf(fusion.rrfK()), "the rank constant"),
+                Setting.of("fusion", "map", "", "HYBRID search: how the keyword and semantic rankings are fused"),
+                Setting.of("fusion.method", ConfigValues.choices(FusionMethod.class), fusion.method().id(),
+                        "zscore (score-normalised) or rrf (reciprocal rank fusion)"),
+                Setting.of("fusion.rrf_k", "integer", String.valueOf(fusion.rrfK()), "the rank constant of rrf"),
                 Setting.of("fusion.keyword_weight", "number", String.valueOf(fusion.keywordWeight()),
                         "the keyword ranking's weight (semantic: 1)"));
     }
@@ -175,28 +180,29 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
     }
 
     /**
-     * HYBRID search: weighted reciprocal rank fusion of the search child's semantic ranking and the storage's keyword
-     * ranking ({@link dev.forge.memory.support.SemanticScorer#fuse(dev.forge.memory.SearchRequest, java.util.List,
-     * java.util.List, int, double)}).
+     * HYBRID search: the fusion of the search child's semantic ranking and the storage's keyword ranking
+     * ({@link SemanticScorer#fuse(dev.forge.memory.SearchRequest, java.util.List, java.util.List, FusionMethod, int,
+     * double)}), with the same defaults as the {@code vector} provider's.
      *
-     * @param rrfK          the rank constant, at least 1; default 20
-     * @param keywordWeight the keyword ranking's weight in (0, 1], the semantic ranking weighing 1; default 0.25
+     * @param method        {@code zscore} (score-normalised) or {@code rrf} (reciprocal rank fusion); default
+     *                      {@link FusionMethod#DEFAULT}
+     * @param rrfK          the rank constant of {@code rrf}, at least 1; default 60
+     * @param keywordWeight the keyword ranking's weight in (0, 1], the semantic ranking weighing 1; default 1
      */
-    public record Fusion(Integer rrfK, Double keywordWeight) {
-        /** The default {@code rrf_k}: as the vector provider's. */
-        public static final int DEFAULT_RRF_K = 20;
-        /** The default {@code keyword_weight}: as the vector provider's. */
-        public static final double DEFAULT_KEYWORD_WEIGHT = 0.25;
+    public record Fusion(FusionMethod method, Integer rrfK, Double keywordWeight) {
 
         /** Fills in defaults; rejects values out of range. */
         public Fusion {
+            if (method == null) {
+                method = FusionMethod.DEFAULT;
+            }
             if (rrfK == null) {
-                rrfK = DEFAULT_RRF_K;
+                rrfK = FusionMethod.DEFAULT_RRF_K;
             } else if (rrfK < 1) {
                 throw new ConfigurationException("'fusion.rrf_k' must be at least 1, not " + rrfK + ".");
             }
             if (keywordWeight == null) {
-                keywordWeight = DEFAULT_KEYWORD_WEIGHT;
+                keywordWeight = FusionMethod.DEFAULT_KEYWORD_WEIGHT;
             } else if (!(keywordWeight > 0 && keywordWeight <= 1)) {
                 throw new ConfigurationException("'fusion.keyword_weight' must be more than 0 and at most 1, not "
                         + keywordWeight + ".");
@@ -205,7 +211,7 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
 
         /** Every setting at its default. */
         public static Fusion defaults() {
-            return new Fusion(null, null);
+            return new Fusion(null, null, null);
         }
     }
 }

@@ -110,7 +110,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
         this.capabilities = Collections.unmodifiableSet(computeCapabilities());
         this.limits = strictest();
         this.searching = this.search == null ? null
-                : new SearchRouter(router, this.search, config.fusion().rrfK(), config.fusion().keywordWeight());
+                : new SearchRouter(router, this.search, config.fusion().method(),
+                        config.fusion().rrfK(), config.fusion().keywordWeight());
         this.graph = capabilities.contains(Capability.GRAPH) ? Optional.of(relationships != null
                 ? new RelationsGraph(router, this.relationships) : storage.graph().orElseThrow()) : Optional.empty();
         this.transactions = capabilities.contains(Capability.TRANSACTIONS) ? Optional.of(this::begin) : Optional.empty();

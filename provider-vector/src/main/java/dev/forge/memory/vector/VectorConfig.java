@@ -2,7 +2,9 @@ package dev.forge.memory.vector;
 
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.support.ConfigValues;
 import dev.forge.memory.support.EmbeddingModels;
+import dev.forge.memory.support.FusionMethod;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.Setting;
 
@@ -26,14 +28,17 @@ import java.util.Map;
  * @param embedding  the {@code embedding} block: {@code model} names an
  *                   {@link dev.forge.memory.embedding.EmbeddingModel} and the other keys are its settings; default
  *                   {@code {model: minilm}}
- * @param rrfK       the rank constant {@code k} of reciprocal rank fusion in HYBRID search, at least 1; default 20
- * @param keywordWeight the weight of the keyword ranking in HYBRID search's weighted reciprocal rank fusion, in
- *                   (0, 1], the semantic ranking weighing 1; default 0.25 (see {@link #DEFAULT_KEYWORD_WEIGHT})
+ * @param fusion     how HYBRID search fuses its keyword and semantic rankings; default {@code zscore} (see
+ *                   {@link FusionMethod#DEFAULT})
+ * @param rrfK       the rank constant {@code k} of reciprocal rank fusion when {@code fusion} is {@code rrf}, at least 1;
+ *                   default 60
+ * @param keywordWeight the weight of the keyword ranking in HYBRID search's fusion, in (0, 1], the semantic ranking
+ *                   weighing 1; default 1
  * @param overfetch  how many times the limit HNSW is asked for (more neighbours, better recall), 1 to 100; default 4
  * @param exactLimit when the filter of a SEMANTIC search leaves at most this many entries, they are scored exactly
  *                   (brute-force cosine) instead of through the HNSW graph; 0 to 1,000,000; default 10,000
  */
-public record VectorConfig(String path, String globalPath, Map<String, Object> embedding, Integer rrfK, Double keywordWeight, Integer overfetch,
+public record VectorConfig(String path, String globalPath, Map<String, Object> embedding, FusionMethod fusion, Integer rrfK, Double keywordWeight, Integer overfetch,
         Integer exactLimit) {
 
     /** The default {@code path}: {@code .forge/vectors} under the project directory. */
@@ -47,16 +52,10 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
     public static final String DEFAULT_GLOBAL_PATH = "${FORGE_HOME:-~/.forge}/" + DEFAULT_GLOBAL_DIRECTORY;
     /** The default embedding model. */
     public static final String DEFAULT_MODEL = "minilm";
-    /** The default {@code rrf_k}. */
-    public static final int DEFAULT_RRF_K = 20;
-    /**
-     * The default {@code keyword_weight}. With a neural model the semantic ranking of natural-language questions is
-     * much better than BM25's, whose matches are often names or common words; a light keyword ranking lets exact
-     * matches confirm and reorder semantic hits without pushing them out. On the labelled chat set in this module's
-     * tests, equal weights (plain RRF, k = 60) lost 6 points of recall@10 to SEMANTIC alone; k = 10 to 30 with a
-     * weight of 0.2 to 0.3 matched it.
-     */
-    public static final double DEFAULT_KEYWORD_WEIGHT = 0.25;
+    /** The default {@code rrf_k}: the usual 60, as {@link FusionMethod#DEFAULT_RRF_K}. */
+    public static final int DEFAULT_RRF_K = FusionMethod.DEFAULT_RRF_K;
+    /** The default {@code keyword_weight}: equal weights, as {@link FusionMethod#DEFAULT_KEYWORD_WEIGHT}. */
+    public static final double DEFAULT_KEYWORD_WEIGHT = FusionMethod.DEFAULT_KEYWORD_WEIGHT;
     /** The default {@code overfetch}. */
     public static final int DEFAULT_OVERFETCH = 4;
     /** The default {@code exact_limit}. */
@@ -74,6 +73,9 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
                     + DEFAULT_GLOBAL_DIRECTORY + ".");
         }
         embedding = embedding == null ? Map.of("model", DEFAULT_MODEL) : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(embedding));
+        if (fusion == null) {
+            fusion = FusionMethod.DEFAULT;
+        }
         if (rrfK == null) {
             rrfK = DEFAULT_RRF_K;
         } else if (rrfK < 1) {
@@ -84,7 +86,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
             keywordWeight = DEFAULT_KEYWORD_WEIGHT;
         } else if (!(keywordWeight > 0 && keywordWeight <= 1)) {
             throw new ConfigurationException("'keyword_weight' must be more than 0 and at most 1, not " + keywordWeight
-                    + "; 1 is plain reciprocal rank fusion.");
+                    + "; 1 weighs both rankings equally.");
         }
         if (overfetch == null) {
             overfetch = DEFAULT_OVERFETCH;
@@ -112,7 +114,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
 
     /** Every setting at its default. */
     public static VectorConfig defaults() {
-        return new VectorConfig(null, null, null, null, null, null, null);
+        return new VectorConfig(null, null, null, null, null, null, null, null);
     }
 
     /** The keys of this record, described for templates, at their defaults. */
@@ -130,9 +132,11 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
                         + "change run 'forge-memory reindex'"),
                 Setting.of("embedding." + EmbeddingModels.MODEL_KEY, "string", DEFAULT_MODEL,
                         "the model's name; its own settings go beside it"),
-                Setting.of("rrf_k", "integer", String.valueOf(defaults.rrfK()), "the rank constant of hybrid fusion"),
+                Setting.of("fusion", ConfigValues.choices(FusionMethod.class), defaults.fusion().id(),
+                        "hybrid search: zscore (score-normalised) or rrf (reciprocal rank fusion)"),
+                Setting.of("rrf_k", "integer", String.valueOf(defaults.rrfK()), "the rank constant of rrf fusion"),
                 Setting.of("keyword_weight", "number", String.valueOf(defaults.keywordWeight()),
-                        "the keyword ranking's weight in hybrid fusion (semantic: 1); 1 is plain reciprocal rank fusion"),
+                        "the keyword ranking's weight in hybrid fusion (semantic: 1)"),
                 Setting.of("overfetch", "integer", String.valueOf(defaults.overfetch()),
                         "HNSW is asked for limit x overfetch neighbours"),
                 Setting.of("exact_limit", "integer", String.valueOf(defaults.exactLimit()),

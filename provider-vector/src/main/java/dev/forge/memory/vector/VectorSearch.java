@@ -93,7 +93,8 @@ final class VectorSearch {
                         Math.max(MIN_HYBRID_DEPTH, (long) request.limit() * config.overfetch()));
                 List<Hit> keyword = keyword(request, depth, 0.0);
                 List<Hit> semantic = semantic(request, depth, 0.0);
-                return SemanticScorer.fuse(request, keyword, semantic, config.rrfK(), config.keywordWeight());
+                return SemanticScorer.fuse(request, keyword, semantic, config.fusion(), config.rrfK(),
+                        config.keywordWeight());
         }
     }
 

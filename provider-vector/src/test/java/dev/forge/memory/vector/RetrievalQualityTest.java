@@ -21,25 +21,26 @@ import org.junit.jupiter.api.io.TempDir;
  * one entry per turn, and 42 questions that paraphrase what was said, each with the keys of the turns that answer
  * it. Measures turn-level recall@5 and recall@10 of every search mode with the default configuration (MiniLM,
  * weighted fusion) and checks that HYBRID is at least as good as each single mode in recall@10, the measure the
- * long-conversation benchmarks report. Measured when written (Java 17 and 25, x86-64):
+ * long-conversation benchmarks report. Measured with the default fusion (z-score, equal weights; Java 17, x86-64):
  *
  * <pre>
  *   mode      recall@5  recall@10
  *   KEYWORD      0.500      0.512
  *   SEMANTIC     0.833      0.929
- *   HYBRID       0.786      0.929
+ *   HYBRID       0.702      0.905
  * </pre>
  *
- * At recall@5 HYBRID stays under SEMANTIC (two of 42 questions drop from rank 4 or 5 to 6): the questions share
- * few words with their answers by design, so the keyword ranking is mostly names and common words. Plain
- * reciprocal rank fusion (k = 60, equal weights) scored 0.631 and 0.869 here, which is why the provider weighs the
- * keyword ranking at 0.25 by default. The floors sit a few points under the measured values, so a change that makes
- * retrieval worse fails here.
+ * The questions paraphrase their answers by design, so the keyword ranking is mostly names and common words, and
+ * HYBRID stays one question (1/42) under SEMANTIC at recall@10. The fusion before (weighted reciprocal rank fusion,
+ * k = 20, keyword weight 0.25, chosen on this set) matched SEMANTIC here (0.786, 0.929) but lost 8 points of
+ * recall@10 to KEYWORD on real conversations, where z-score fusion gains 6 over it (docs/RETRIEVAL.md): the default
+ * is the one that is not fitted to either set. Plain reciprocal rank fusion (k = 60) scores 0.631 and 0.869 here.
+ * The floors sit a few points under the measured values, so a change that makes retrieval worse fails here.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RetrievalQualityTest {
 
-    // Two questions (0.048) under the measured 0.929 of each; see the class comment.
+    // Two questions (0.048) under the measured 0.929 of SEMANTIC, one under HYBRID's 0.905; see the class comment.
     private static final double SEMANTIC_FLOOR_AT_10 = 0.88;
     private static final double HYBRID_FLOOR_AT_10 = 0.88;
 
@@ -79,10 +80,11 @@ class RetrievalQualityTest {
     }
 
     @Test
-    void hybrid_recall_at_10_is_at_least_that_of_each_single_mode() {
+    void hybrid_recall_at_10_beats_keyword_and_stays_within_one_question_of_semantic() {
         double hybrid = recall.get(SearchMode.HYBRID)[1];
         assertThat(hybrid).as("recall@10 of HYBRID vs KEYWORD").isGreaterThanOrEqualTo(recall.get(SearchMode.KEYWORD)[1]);
-        assertThat(hybrid).as("recall@10 of HYBRID vs SEMANTIC").isGreaterThanOrEqualTo(recall.get(SearchMode.SEMANTIC)[1]);
+        assertThat(hybrid).as("recall@10 of HYBRID vs SEMANTIC")
+                .isGreaterThanOrEqualTo(recall.get(SearchMode.SEMANTIC)[1] - 1.0 / queries.size() - 1e-9);
     }
 
     @Test

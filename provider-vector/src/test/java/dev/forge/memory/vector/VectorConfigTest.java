@@ -1,6 +1,7 @@
 package dev.forge.memory.vector;
 
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.support.FusionMethod;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,9 @@ class VectorConfigTest {
         assertThat(defaults.path()).isEqualTo(".forge/vectors");
         assertThat(defaults.globalPath()).isNull();
         assertThat(defaults.embedding()).isEqualTo(Map.of("model", "minilm"));
-        assertThat(defaults.rrfK()).isEqualTo(20);
-        assertThat(defaults.keywordWeight()).isEqualTo(0.25);
+        assertThat(defaults.fusion()).isEqualTo(FusionMethod.ZSCORE);
+        assertThat(defaults.rrfK()).isEqualTo(60);
+        assertThat(defaults.keywordWeight()).isEqualTo(1.0);
         assertThat(defaults.overfetch()).isEqualTo(4);
         assertThat(defaults.exactLimit()).isEqualTo(10_000);
     }
@@ -40,9 +42,15 @@ class VectorConfigTest {
         assertThatThrownBy(() -> open(Map.of("embedding", Map.of("model", "hashing"), "rrf", 10)))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("rrf")
-                .hasMessageContaining("embedding, exact_limit, global_path, keyword_weight, overfetch, path, rrf_k")
+                .hasMessageContaining("embedding, exact_limit, fusion, global_path, keyword_weight, overfetch, path, rrf_k")
                 .hasMessageContaining("Did you mean 'rrf_k'");
         assertThat(base.resolve(".forge")).doesNotExist();
+    }
+
+    @Test
+    void an_unknown_fusion_is_rejected_with_the_known_ones() {
+        assertThatThrownBy(() -> open(VectorStores.hashing(64, Map.of("fusion", "combsum"))))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("use zscore or rrf");
     }
 
     @Test

@@ -149,8 +149,8 @@ class VectorSearchTest {
     }
 
     @Test
-    void hybrid_scores_first_place_in_both_rankings_as_one_and_threshold_applies_to_the_fused_score() {
-        MemoryProvider provider = open("p", Map.of("rrf_k", 10));
+    void rrf_hybrid_scores_first_place_in_both_rankings_as_one_and_threshold_applies_to_the_fused_score() {
+        MemoryProvider provider = open("p", Map.of("fusion", "rrf", "rrf_k", 10));
         provider.set("target", "zanzibar rollout uses blue green switching", Scope.PROJECT);
         provider.set("other", "blue paint for the fence", Scope.PROJECT);
         provider.set("far", "quarterly revenue grew", Scope.PROJECT);
@@ -158,6 +158,20 @@ class VectorSearchTest {
         assertThat(hits.get(0).entry().key()).isEqualTo("target");
         assertThat(hits.get(0).score()).isEqualTo(1.0);
         assertThat(hits.get(1).score()).isLessThan(1.0);
+        assertThat(keys(provider.search(request("zanzibar rollout blue green switching", SearchMode.HYBRID)
+                .threshold(hits.get(1).score() + 1e-9).build()))).containsExactly("target");
+    }
+
+    @Test
+    void default_hybrid_fuses_scores_and_threshold_applies_to_the_fused_score() {
+        MemoryProvider provider = open("p", Map.of());
+        provider.set("target", "zanzibar rollout uses blue green switching", Scope.PROJECT);
+        provider.set("other", "blue paint for the fence", Scope.PROJECT);
+        provider.set("far", "quarterly revenue grew", Scope.PROJECT);
+        List<Hit> hits = provider.search(request("zanzibar rollout blue green switching", SearchMode.HYBRID).build());
+        assertThat(hits.get(0).entry().key()).isEqualTo("target");
+        assertThat(hits).allSatisfy(h -> assertThat(h.score()).isPositive().isLessThan(1.0));
+        assertThat(hits.get(1).score()).isLessThan(hits.get(0).score());
         assertThat(keys(provider.search(request("zanzibar rollout blue green switching", SearchMode.HYBRID)
                 .threshold(hits.get(1).score() + 1e-9).build()))).containsExactly("target");
     }

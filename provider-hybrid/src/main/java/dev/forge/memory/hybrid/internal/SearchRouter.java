@@ -8,6 +8,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
+import dev.forge.memory.support.FusionMethod;
 import dev.forge.memory.support.SemanticScorer;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,19 +39,22 @@ public final class SearchRouter {
     private final Router router;
     private final MemoryProvider storage;
     private final Secondary search;
+    private final FusionMethod fusion;
     private final int rrfK;
     private final double keywordWeight;
 
     /**
      * Searches through {@code router}'s search child.
      *
-     * @param rrfK          the rank constant of the fusion
+     * @param fusion        how HYBRID search fuses the two rankings
+     * @param rrfK          the rank constant of {@link FusionMethod#RRF}
      * @param keywordWeight the keyword ranking's weight in the fusion, the semantic ranking weighing 1
      */
-    public SearchRouter(Router router, Secondary search, int rrfK, double keywordWeight) {
+    public SearchRouter(Router router, Secondary search, FusionMethod fusion, int rrfK, double keywordWeight) {
         this.router = router;
         this.storage = router.storage();
         this.search = search;
+        this.fusion = fusion;
         this.rrfK = rrfK;
         this.keywordWeight = keywordWeight;
     }
@@ -84,7 +88,7 @@ public final class SearchRouter {
     /**
      * HYBRID: the search child's semantic ranking and the storage's keyword ranking (the search child's where the
      * storage has no keyword search), each {@code max(100, 4 × limit)} deep and computed with the request's scopes and
-     * filter, fused by weighted reciprocal rank fusion.
+     * filter, fused as configured (z-score fusion by default).
      */
     private List<Hit> hybrid(SearchRequest request) {
         MemoryProvider keywords = storage.capabilities().contains(Capability.KEYWORD_SEARCH) ? storage : null;
@@ -96,7 +100,7 @@ public final class SearchRouter {
             List<Hit> keyword = keywords != null ? storage.search(keywordRequest) : childSearch(keywordRequest);
             SearchRequest unlimited = new SearchRequest(request.text(), request.scopes(), SearchMode.HYBRID,
                     SearchRequest.MAX_LIMIT, request.threshold(), request.filter());
-            return SemanticScorer.fuse(unlimited, keyword, semantic, rrfK, keywordWeight);
+            return SemanticScorer.fuse(unlimited, keyword, semantic, fusion, rrfK, keywordWeight);
         });
     }
 
