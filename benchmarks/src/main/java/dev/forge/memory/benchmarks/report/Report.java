@@ -42,8 +42,12 @@ import java.util.TreeMap;
  * and listed apart in the markdown, so that a run of a few classes does not erase the others' numbers.
  *
  * <pre>
- * Report --jmh FILE [--extras FILE] [--notes FILE] [--previous FILE] --json OUT --markdown OUT [--quick]
+ * Report --jmh FILE [--extras FILE] [--notes FILE] [--previous FILE] [--command TEXT] [--load TEXT]
+ *        --json OUT --markdown OUT [--quick]
  * </pre>
+ *
+ * <p>{@code --command} is the command line the markdown says wrote it (default {@code bin/bench}, with
+ * {@code --quick}); {@code --load}, the machine's load average during the run, as the caller measured it.
  */
 public final class Report {
 
@@ -102,8 +106,9 @@ public final class Report {
             }
         }
         write(Path.of(options.get("json")), JSON.writeValueAsString(json(results, earlier)) + "\n");
-        write(Path.of(options.get("markdown")),
-                markdown(results, earlier, Machine.describe(jmh), settings(jmh), quick, notes));
+        Run run = new Run(options.getOrDefault("command", "bin/bench" + (quick ? " --quick" : "")), quick,
+                Optional.ofNullable(options.get("load")));
+        write(Path.of(options.get("markdown")), markdown(results, earlier, Machine.describe(jmh), settings(jmh), run, notes));
         long missed = results.stream().filter(result -> result.met().equals(Optional.of(false))).count();
         long errors = results.stream().filter(result -> result.error().isPresent()).count();
         System.out.printf(Locale.ROOT, "report: %d measures (and %d from the previous run), %d missed targets, %d errors"
@@ -113,7 +118,7 @@ public final class Report {
 
     private static void usage(String problem) {
         System.err.println("report: " + problem + ".\nUsage: Report --jmh FILE [--extras FILE] [--notes FILE]"
-                + " [--previous FILE] --json OUT --markdown OUT [--quick]");
+                + " [--previous FILE] [--command TEXT] [--load TEXT] --json OUT --markdown OUT [--quick]");
         System.exit(2);
     }
 
@@ -350,15 +355,23 @@ public final class Report {
     /** The content of {@code docs/PERFORMANCE.md}. */
     static String markdown(List<Result> results, Machine machine, Map<String, List<String>> settings, boolean quick,
             Properties notes) {
-        return markdown(results, List.of(), machine, settings, quick, notes);
+        return markdown(results, List.of(), machine, settings, new Run("bin/bench" + (quick ? " --quick" : ""), quick,
+                Optional.empty()), notes);
+    }
+
+    /**
+     * How a run was made: the command line, whether it was {@code --quick}, and the machine's load average during it.
+     */
+    record Run(String command, boolean quick, Optional<String> load) {
     }
 
     /** The content of {@code docs/PERFORMANCE.md}, with the measures carried from an earlier run listed apart. */
     static String markdown(List<Result> results, List<Result> earlier, Machine machine,
-            Map<String, List<String>> settings, boolean quick, Properties notes) {
+            Map<String, List<String>> settings, Run run, Properties notes) {
+        boolean quick = run.quick();
         StringBuilder md = new StringBuilder();
         md.append("# Performance\n\n");
-        md.append("Written by `bin/bench").append(quick ? " --quick" : "").append("` on ")
+        md.append("Written by `").append(run.command()).append("` on ")
                 .append(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT)))
                 .append(". Each measure runs ours and a raw baseline of the same backend in the same JMH run, on the same ")
                 .append("data; **ratio = speed of ours / speed of the baseline** (1.0: as fast; higher is better). ")
@@ -368,6 +381,7 @@ public final class Report {
         md.append("- Memory: ").append(machine.memory()).append('\n');
         md.append("- OS: ").append(machine.os()).append('\n');
         md.append("- JDK: ").append(machine.jdk()).append('\n');
+        run.load().ifPresent(load -> md.append("- Load average (1, 5, 15 min): ").append(load).append('\n'));
         md.append("- Run: ").append(quick ? "quick (`--quick`: smaller sizes, short iterations; rough numbers)"
                 : "full (the `@Param` sizes and each class's JMH settings)").append('\n');
         md.append("- JMH settings:\n");

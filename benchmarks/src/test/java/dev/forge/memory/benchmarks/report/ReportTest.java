@@ -229,4 +229,18 @@ class ReportTest {
         assertThat(again).filteredOn(node -> node.get("name").asText().equals("CannedBench.read")).singleElement()
                 .satisfies(read -> assertThat(read.has("earlier")).isFalse());
     }
+
+    @Test
+    void the_markdown_names_the_command_and_the_machine_load_it_was_given(@TempDir Path dir) throws IOException {
+        Path jmh = dir.resolve("jmh.json");
+        Files.writeString(jmh, sample().toString());
+        Path markdown = dir.resolve("PERFORMANCE.md");
+
+        Report.main(new String[] {"--jmh", jmh.toString(), "--json", dir.resolve("latest.json").toString(),
+                "--markdown", markdown.toString(), "--command", "bin/bench 'McpToolBench|McpWriteBench'", "--load",
+                "at the start 3.56 7.46 7.46, at the end 2.01 4.00 5.00"});
+
+        assertThat(Files.readString(markdown)).contains("Written by `bin/bench 'McpToolBench|McpWriteBench'` on ",
+                "- Load average (1, 5, 15 min): at the start 3.56 7.46 7.46, at the end 2.01 4.00 5.00");
+    }
 }
