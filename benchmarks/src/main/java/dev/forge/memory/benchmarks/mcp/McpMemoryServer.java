@@ -29,6 +29,9 @@ public final class McpMemoryServer implements AutoCloseable {
     /** The system property naming the npm project the server is installed in; default {@code benchmarks/mcp}. */
     public static final String PACKAGE_PROPERTY = "forge.bench.mcp.dir";
 
+    /** The environment variable naming the server's graph file. */
+    public static final String MEMORY_FILE_VARIABLE = "MEMORY_FILE_PATH";
+
     /** The protocol version sent in {@code initialize}. */
     public static final String PROTOCOL_VERSION = "2025-06-18";
 
@@ -115,7 +118,7 @@ public final class McpMemoryServer implements AutoCloseable {
         Path log = memoryFile.resolveSibling(memoryFile.getFileName() + ".log");
         ProcessBuilder builder = new ProcessBuilder(installation.node().toString(), installation.script().toString())
                 .redirectError(log.toFile());
-        builder.environment().put("MEMORY_FILE_PATH", memoryFile.toAbsolutePath().toString());
+        builder.environment().put(MEMORY_FILE_VARIABLE, memoryFile.toAbsolutePath().toString());
         McpMemoryServer server = new McpMemoryServer(builder.start(), log);
         try {
             ObjectNode params = JSON.createObjectNode().put("protocolVersion", PROTOCOL_VERSION);

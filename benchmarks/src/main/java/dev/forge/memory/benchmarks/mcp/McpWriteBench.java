@@ -4,13 +4,18 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.benchmarks.Extras;
 import dev.forge.memory.benchmarks.Measure;
 import dev.forge.memory.benchmarks.markdown.BenchStores;
+import dev.forge.memory.config.Memories;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -18,6 +23,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
@@ -29,6 +35,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * and its {@code initialize} handshake, like opening a provider, are not timed. One invocation per iteration, each
  * on a fresh store.
  *
+ * <p>{@code serverWrites} compares server to server: our MCP server ({@code forge-memory mcp} in a child JVM, the
+ * default markdown provider at its defaults, {@code fsync: true}) taking one {@code set} tool call per memory, against
+ * the official server taking one {@code create_entities} call per memory, both driven over stdio by the MCP Java SDK's
+ * own client ({@link McpStdioClient}), both servers started on an empty store per iteration, untimed.
+ *
  * <p>Without {@code node} or the installed package, every benchmark of this class is skipped: its setup records an
  * {@link Extras} line {@code mcp.skipped} (params {@code benchmark} and {@code reason}) and fails with the reason, so
  * neither side of a pair has a result.
@@ -36,6 +47,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Benchmark)
+// One fork and a few invocations: at 5,000 items one invocation of the baseline takes tens of seconds (its whole-file
+// rewrite per call makes it quadratic), and JMH's defaults (5 forks x 10 invocations x 6 benchmarks) would take hours.
+@Fork(1)
+@Warmup(iterations = 1)
+@Measurement(iterations = 3)
 public class McpWriteBench {
 
     /** The name of the {@link Extras} line recorded when the server cannot run. */
@@ -51,14 +67,22 @@ public class McpWriteBench {
     /** Finds the server, or records why every benchmark here is skipped and fails with that reason. */
     @Setup(Level.Trial)
     public void setUp(BenchmarkParams params) {
+        installation = installationOrSkip(params);
+        root = BenchStores.newDirectory("mcp");
+    }
+
+    /**
+     * The installed official server; or, when it cannot run, records an {@link Extras} line {@link #SKIPPED} naming
+     * the benchmark and the reason, and fails the trial with that reason.
+     */
+    static McpMemoryServer.Found installationOrSkip(BenchmarkParams params) {
         McpMemoryServer.Installation found = McpMemoryServer.locate();
         if (found instanceof McpMemoryServer.Missing missing) {
             Extras.record(SKIPPED, 0, 0, "skipped", 0, 0,
                     Map.of("benchmark", params.getBenchmark(), "reason", missing.reason()));
             throw new IllegalStateException("Skipped: " + missing.reason());
         }
-        installation = (McpMemoryServer.Found) found;
-        root = BenchStores.newDirectory("mcp");
+        return (McpMemoryServer.Found) found;
     }
 
     /** Removes the stores. */
@@ -126,6 +150,74 @@ public class McpWriteBench {
             server.close();
             BenchStores.deleteTree(directory);
         }
+    }
+
+    /** Our MCP server ({@code forge-memory mcp}, markdown at its defaults) on an empty store, per iteration. */
+    @State(Scope.Benchmark)
+    public static class OurServer {
+        McpStdioClient server;
+        Path directory;
+
+        /** Starts the server on an empty project and completes the handshake. */
+        @Setup(Level.Iteration)
+        public void setUp() throws IOException {
+            directory = BenchStores.newDirectory("mcp-our-server");
+            Path project = Files.createDirectories(directory.resolve("project"));
+            Path home = Files.createDirectories(directory.resolve("home"));
+            server = McpStdioClient.start("forge-memory mcp", McpStdioClient.forgeMemoryMcp(project),
+                    Map.of(Memories.HOME_VARIABLE, home.toString()));
+        }
+
+        /** Stops the server and removes its store. */
+        @TearDown(Level.Iteration)
+        public void tearDown() {
+            server.close();
+            BenchStores.deleteTree(directory);
+        }
+    }
+
+    /** The official server, started on an empty graph file per iteration and driven by the SDK's client. */
+    @State(Scope.Benchmark)
+    public static class OfficialServer {
+        McpStdioClient server;
+        Path directory;
+
+        /** Starts the server and completes the handshake. */
+        @Setup(Level.Iteration)
+        public void setUp(McpWriteBench bench) {
+            directory = BenchStores.newDirectory("mcp-official-server");
+            server = McpStdioClient.start("the official MCP memory server", McpStdioClient.official(bench.installation),
+                    Map.of(McpMemoryServer.MEMORY_FILE_VARIABLE, directory.resolve("memory.jsonl").toString()));
+        }
+
+        /** Stops the server and removes its graph. */
+        @TearDown(Level.Iteration)
+        public void tearDown() {
+            server.close();
+            BenchStores.deleteTree(directory);
+        }
+    }
+
+    /** {@code items} {@code set} tool calls to our server. */
+    @Benchmark
+    @Measure(value = "our MCP server's set x items over stdio (markdown, defaults: fsync) vs the official MCP memory "
+            + "server's create_entities x items, both through the MCP SDK's client", target = 20)
+    public int serverWrites_ours(OurServer server) {
+        for (int i = 0; i < items; i++) {
+            server.server.call("set", Map.of("key", BenchStores.key(i), "value", BenchStores.value(i),
+                    "tags", List.of(BenchStores.TAG)));
+        }
+        return items;
+    }
+
+    /** {@code items} {@code create_entities} calls to the official server, through the same client. */
+    @Benchmark
+    public int serverWrites_baseline(OfficialServer server) {
+        for (int i = 0; i < items; i++) {
+            server.server.call("create_entities", Map.of("entities", List.of(Map.of("name", BenchStores.key(i),
+                    "entityType", BenchStores.TAG, "observations", List.of(BenchStores.value(i))))));
+        }
+        return items;
     }
 
     /** {@code items} markdown {@code set}s. */

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -31,18 +32,31 @@ import java.util.TreeMap;
  *
  * <p>Pairs each JMH result of {@code <Class>.<measure>_ours} with {@code <Class>.<measure>_baseline} of the same class
  * and the same parameters, and computes ratio = speed of ours / speed of the baseline: ours / baseline for throughput,
- * baseline / ours for time per operation. A pair with one side missing, or with sides in different modes or units, is
- * reported as an error, never dropped. Extras (measures that are not timings) are merged as recorded.
+ * baseline / ours for time per operation. A pair in JMH's sample mode ({@code Mode.SampleTime}) is reported twice,
+ * at its p50 and at its p99 ({@code <measure>.p50}, {@code <measure>.p99}), each with its own ratio. A pair with one
+ * side missing, or with sides in different modes or units, is reported as an error, never dropped. Extras (measures
+ * that are not timings) are merged as recorded.
+ *
+ * <p>With {@code --previous} (the {@code latest.json} of an earlier run; bin/bench passes it when a regex selects some
+ * benchmarks only), the measures this run did not produce are carried over from it, marked {@code "earlier": true}
+ * and listed apart in the markdown, so that a run of a few classes does not erase the others' numbers.
  *
  * <pre>
- * Report --jmh FILE [--extras FILE] [--notes FILE] --json OUT --markdown OUT [--quick]
+ * Report --jmh FILE [--extras FILE] [--notes FILE] [--previous FILE] [--command TEXT] [--load TEXT]
+ *        --json OUT --markdown OUT [--quick]
  * </pre>
+ *
+ * <p>{@code --command} is the command line the markdown says wrote it (default {@code bin/bench}, with
+ * {@code --quick}); {@code --load}, the machine's load average during the run, as the caller measured it.
  */
 public final class Report {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final String OURS = "_ours";
     private static final String BASELINE = "_baseline";
+    /** The percentiles a sample-mode pair is reported at: JMH's key in {@code scorePercentiles} -> the name suffix. */
+    private static final Map<String, String> PERCENTILES = Collections.unmodifiableMap(new LinkedHashMap<>(
+            new TreeMap<>(Map.of("50.0", "p50", "99.0", "p99"))));
 
     private Report() {
     }
@@ -82,6 +96,8 @@ public final class Report {
         List<Result> results = new ArrayList<>(pair(jmh));
         Optional.ofNullable(options.get("extras")).map(Path::of).filter(Files::isRegularFile)
                 .ifPresent(extras -> results.addAll(extras(readLines(extras))));
+        List<Result> earlier = Optional.ofNullable(options.get("previous")).map(Path::of).filter(Files::isRegularFile)
+                .map(previous -> carried(readTree(previous), results)).orElse(List.of());
         Properties notes = new Properties();
         Optional<Path> notesFile = Optional.ofNullable(options.get("notes")).map(Path::of).filter(Files::isRegularFile);
         if (notesFile.isPresent()) {
@@ -89,17 +105,20 @@ public final class Report {
                 notes.load(reader);
             }
         }
-        write(Path.of(options.get("json")), JSON.writeValueAsString(json(results)) + "\n");
-        write(Path.of(options.get("markdown")), markdown(results, Machine.describe(jmh), settings(jmh), quick, notes));
+        write(Path.of(options.get("json")), JSON.writeValueAsString(json(results, earlier)) + "\n");
+        Run run = new Run(options.getOrDefault("command", "bin/bench" + (quick ? " --quick" : "")), quick,
+                Optional.ofNullable(options.get("load")));
+        write(Path.of(options.get("markdown")), markdown(results, earlier, Machine.describe(jmh), settings(jmh), run, notes));
         long missed = results.stream().filter(result -> result.met().equals(Optional.of(false))).count();
         long errors = results.stream().filter(result -> result.error().isPresent()).count();
-        System.out.printf(Locale.ROOT, "report: %d measures, %d missed targets, %d errors -> %s, %s%n", results.size(),
-                missed, errors, options.get("json"), options.get("markdown"));
+        System.out.printf(Locale.ROOT, "report: %d measures (and %d from the previous run), %d missed targets, %d errors"
+                + " -> %s, %s%n", results.size(), earlier.size(), missed, errors, options.get("json"),
+                options.get("markdown"));
     }
 
     private static void usage(String problem) {
-        System.err.println("report: " + problem + ".\nUsage: Report --jmh FILE [--extras FILE] [--notes FILE] --json OUT"
-                + " --markdown OUT [--quick]");
+        System.err.println("report: " + problem + ".\nUsage: Report --jmh FILE [--extras FILE] [--notes FILE]"
+                + " [--previous FILE] [--command TEXT] [--load TEXT] --json OUT --markdown OUT [--quick]");
         System.exit(2);
     }
 
@@ -132,26 +151,33 @@ public final class Report {
         }
         List<Result> results = new ArrayList<>();
         for (JsonNode[] pair : pairs.values()) {
-            results.add(result(pair[0], pair[1]));
+            JsonNode any = pair[0] != null ? pair[0] : pair[1];
+            if ("sample".equals(any.path("mode").asText())) {
+                PERCENTILES.forEach((percentile, suffix) -> results.add(result(pair[0], pair[1], percentile, suffix)));
+            } else {
+                results.add(result(pair[0], pair[1], null, null));
+            }
         }
         results.sort(Comparator.comparing(Result::label));
         return List.copyOf(results);
     }
 
-    private static Result result(JsonNode ours, JsonNode baseline) {
+    /** One pair's result: at its score, or at {@code percentile} (named {@code suffix}) of a sample-mode pair. */
+    private static Result result(JsonNode ours, JsonNode baseline, String percentile, String suffix) {
         JsonNode any = ours != null ? ours : baseline;
         String benchmark = any.path("benchmark").asText();
         int dot = benchmark.lastIndexOf('.');
         String className = benchmark.substring(0, dot);
         String method = benchmark.substring(dot + 1);
         String measure = method.substring(0, method.lastIndexOf('_'));
-        String name = className.substring(className.lastIndexOf('.') + 1) + '.' + measure;
+        String name = className.substring(className.lastIndexOf('.') + 1) + '.' + measure
+                + (suffix == null ? "" : "." + suffix);
         Map<String, String> params = params(any);
         Optional<Measure> annotation = measureOf(className, measure + OURS);
-        String description = annotation.map(Measure::value).orElse("");
+        String description = annotation.map(Measure::value).orElse("") + (suffix == null ? "" : " (" + suffix + ")");
         double target = annotation.map(Measure::target).orElse(0.0);
-        double oursScore = score(ours);
-        double baselineScore = score(baseline);
+        double oursScore = score(ours, percentile);
+        double baselineScore = score(baseline, percentile);
         String unit = any.path("primaryMetric").path("scoreUnit").asText();
         String error = null;
         if (ours == null || baseline == null) {
@@ -181,8 +207,13 @@ public final class Report {
         return "thrpt".equals(mode) ? ours / baseline : baseline / ours;
     }
 
-    private static double score(JsonNode run) {
-        return run == null ? Double.NaN : run.path("primaryMetric").path("score").asDouble(Double.NaN);
+    private static double score(JsonNode run, String percentile) {
+        if (run == null) {
+            return Double.NaN;
+        }
+        JsonNode metric = run.path("primaryMetric");
+        return (percentile == null ? metric.path("score") : metric.path("scorePercentiles").path(percentile))
+                .asDouble(Double.NaN);
     }
 
     private static Map<String, String> params(JsonNode run) {
@@ -235,8 +266,13 @@ public final class Report {
 
     /** The content of {@code latest.json}: one object per measure. */
     public static ArrayNode json(List<Result> results) {
+        return json(results, List.of());
+    }
+
+    /** The content of {@code latest.json}: this run's measures, then those carried from an earlier run. */
+    static ArrayNode json(List<Result> results, List<Result> earlier) {
         ArrayNode array = JSON.createArrayNode();
-        for (Result result : results) {
+        for (Result result : concat(results, earlier)) {
             ObjectNode node = array.addObject();
             node.put("name", result.name());
             node.put("description", result.description());
@@ -255,8 +291,37 @@ public final class Report {
             result.params().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .forEach(param -> params.put(param.getKey(), param.getValue()));
             result.error().ifPresent(error -> node.put("error", error));
+            if (earlier.contains(result)) {
+                node.put("earlier", true);
+            }
         }
         return array;
+    }
+
+    /**
+     * The measures of an earlier {@code latest.json} that {@code current} does not hold (same name and parameters),
+     * in their order there.
+     */
+    static List<Result> carried(JsonNode previous, List<Result> current) {
+        List<Result> carried = new ArrayList<>();
+        for (JsonNode node : previous) {
+            Map<String, String> params = params(node);
+            String name = node.path("name").asText();
+            if (current.stream().anyMatch(result -> result.name().equals(name) && result.params().equals(params))) {
+                continue;
+            }
+            carried.add(new Result(name, node.path("description").asText(), node.path("ours").asDouble(Double.NaN),
+                    node.path("baseline").asDouble(Double.NaN), node.path("unit").asText(),
+                    node.path("ratio").asDouble(Double.NaN), node.path("target").asDouble(0), params,
+                    Optional.ofNullable(node.path("error").textValue())));
+        }
+        return List.copyOf(carried);
+    }
+
+    private static List<Result> concat(List<Result> first, List<Result> second) {
+        List<Result> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
     }
 
     private static void number(ObjectNode node, String field, double value) {
@@ -290,9 +355,23 @@ public final class Report {
     /** The content of {@code docs/PERFORMANCE.md}. */
     static String markdown(List<Result> results, Machine machine, Map<String, List<String>> settings, boolean quick,
             Properties notes) {
+        return markdown(results, List.of(), machine, settings, new Run("bin/bench" + (quick ? " --quick" : ""), quick,
+                Optional.empty()), notes);
+    }
+
+    /**
+     * How a run was made: the command line, whether it was {@code --quick}, and the machine's load average during it.
+     */
+    record Run(String command, boolean quick, Optional<String> load) {
+    }
+
+    /** The content of {@code docs/PERFORMANCE.md}, with the measures carried from an earlier run listed apart. */
+    static String markdown(List<Result> results, List<Result> earlier, Machine machine,
+            Map<String, List<String>> settings, Run run, Properties notes) {
+        boolean quick = run.quick();
         StringBuilder md = new StringBuilder();
         md.append("# Performance\n\n");
-        md.append("Written by `bin/bench").append(quick ? " --quick" : "").append("` on ")
+        md.append("Written by `").append(run.command()).append("` on ")
                 .append(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT)))
                 .append(". Each measure runs ours and a raw baseline of the same backend in the same JMH run, on the same ")
                 .append("data; **ratio = speed of ours / speed of the baseline** (1.0: as fast; higher is better). ")
@@ -302,12 +381,43 @@ public final class Report {
         md.append("- Memory: ").append(machine.memory()).append('\n');
         md.append("- OS: ").append(machine.os()).append('\n');
         md.append("- JDK: ").append(machine.jdk()).append('\n');
+        run.load().ifPresent(load -> md.append("- Load average (1, 5, 15 min): ").append(load).append('\n'));
         md.append("- Run: ").append(quick ? "quick (`--quick`: smaller sizes, short iterations; rough numbers)"
                 : "full (the `@Param` sizes and each class's JMH settings)").append('\n');
         md.append("- JMH settings:\n");
         settings.forEach((setting, names) -> md.append("  - ").append(setting).append(": ")
                 .append(String.join(", ", names)).append('\n'));
         md.append("\n## Results\n\n");
+        table(md, results);
+        if (!earlier.isEmpty()) {
+            md.append("\n## Earlier results\n\n").append("Measures this run did not select (`bin/bench` with a regex), "
+                    + "carried from the previous `benchmarks/results/latest.json`: their sizes are in their labels; "
+                    + "their date, machine load and JMH settings are those of the run that measured them.\n\n");
+            table(md, earlier);
+        }
+        List<Result> errors = results.stream().filter(result -> result.error().isPresent()).toList();
+        if (!errors.isEmpty()) {
+            md.append("\n## Errors\n\n");
+            errors.forEach(result -> md.append("- **").append(result.label()).append("**: ")
+                    .append(result.error().orElseThrow()).append('\n'));
+        }
+        md.append("\n## Method\n\n").append(METHOD);
+        md.append("\n## Missed targets\n\n");
+        List<Result> missed = concat(results, earlier).stream().filter(result -> result.met().equals(Optional.of(false)))
+                .toList();
+        if (missed.isEmpty()) {
+            md.append("None.\n");
+        }
+        for (Result result : missed) {
+            md.append("- **").append(result.label()).append("**").append(earlier.contains(result) ? " (earlier run)" : "")
+                    .append(": ratio ").append(format(result.ratio()))
+                    .append(", target ").append(format(result.target())).append(". ")
+                    .append(note(notes, result.name())).append('\n');
+        }
+        return md.toString();
+    }
+
+    private static void table(StringBuilder md, List<Result> results) {
         md.append("| Measure | What | Ours | Baseline | Unit | Ratio | Target | Met |\n");
         md.append("|---|---|---:|---:|---|---:|---:|:---:|\n");
         for (Result result : results) {
@@ -319,25 +429,18 @@ public final class Report {
                     .append(result.target() > 0 ? format(result.target()) : "").append(" | ")
                     .append(result.met().map(met -> met ? "yes" : "**no**").orElse("")).append(" |\n");
         }
-        List<Result> errors = results.stream().filter(result -> result.error().isPresent()).toList();
-        if (!errors.isEmpty()) {
-            md.append("\n## Errors\n\n");
-            errors.forEach(result -> md.append("- **").append(result.label()).append("**: ")
-                    .append(result.error().orElseThrow()).append('\n'));
+    }
+
+    /** The note of a measure; a percentile ({@code X.get.p99}) falls back to its measure's ({@code X.get}). */
+    private static String note(Properties notes, String name) {
+        String note = notes.getProperty(name);
+        for (String suffix : PERCENTILES.values()) {
+            if (note == null && name.endsWith("." + suffix)) {
+                note = notes.getProperty(name.substring(0, name.length() - suffix.length() - 1));
+            }
         }
-        md.append("\n## Method\n\n").append(METHOD);
-        md.append("\n## Missed targets\n\n");
-        List<Result> missed = results.stream().filter(result -> result.met().equals(Optional.of(false))).toList();
-        if (missed.isEmpty()) {
-            md.append("None.\n");
-        }
-        for (Result result : missed) {
-            md.append("- **").append(result.label()).append("**: ratio ").append(format(result.ratio()))
-                    .append(", target ").append(format(result.target())).append(". ")
-                    .append(notes.getProperty(result.name(), "(no note in benchmarks/notes.properties yet: say why the "
-                            + "target is missed and what would close it)")).append('\n');
-        }
-        return md.toString();
+        return note != null ? note : "(no note in benchmarks/notes.properties yet: say why the target is missed and "
+                + "what would close it)";
     }
 
     private static final String METHOD = """
@@ -375,6 +478,14 @@ public final class Report {
             return String.format(Locale.ROOT, "%.2f", value);
         }
         return String.format(Locale.ROOT, "%.3g", value);
+    }
+
+    private static JsonNode readTree(Path file) {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + file, e);
+        }
     }
 
     private static List<String> readLines(Path file) {

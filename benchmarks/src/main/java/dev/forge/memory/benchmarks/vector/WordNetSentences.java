@@ -23,14 +23,14 @@ import java.util.Set;
  * @param corpus  the texts to index: example sentences first, then definitions
  * @param examples how many of {@code corpus} are example sentences
  */
-record WordNetSentences(List<String> queries, List<String> corpus, int examples) {
+public record WordNetSentences(List<String> queries, List<String> corpus, int examples) {
 
     private static final String DIRECTORY = "/net/sf/extjwnl/data/wordnet/wn31/";
     private static final List<String> FILES = List.of("data.noun", "data.verb", "data.adj", "data.adv");
     private static final int MIN_WORDS = 4;
     private static final long SEED = 20_240_611L;
 
-    WordNetSentences {
+    public WordNetSentences {
         queries = List.copyOf(queries);
         corpus = List.copyOf(corpus);
     }
@@ -41,7 +41,7 @@ record WordNetSentences(List<String> queries, List<String> corpus, int examples)
      *
      * @throws IllegalArgumentException if WordNet holds fewer texts than asked for
      */
-    static WordNetSentences load(int queryCount, int size) {
+    public static WordNetSentences load(int queryCount, int size) {
         Set<String> examples = new LinkedHashSet<>();
         Set<String> definitions = new LinkedHashSet<>();
         for (String file : FILES) {

@@ -29,4 +29,11 @@ public class CannedBench {
 
     public void plain_baseline() {
     }
+
+    @Measure(value = "tool-call latency", target = 1)
+    public void latency_ours() {
+    }
+
+    public void latency_baseline() {
+    }
 }

@@ -157,4 +157,90 @@ class ReportTest {
         assertThat(Files.readString(dir.resolve("docs/PERFORMANCE.md"))).contains("- Run: full", "| x.rss | x.rss | 10.0 | 20.0 | MB | 2.00 |");
         assertThat(Optional.of(latest.get(5).get("met").isNull())).contains(true);
     }
+
+    private static JsonNode sample() throws IOException {
+        try (InputStream in = ReportTest.class.getResourceAsStream("/report/jmh-sample.json")) {
+            return JSON.readTree(in);
+        }
+    }
+
+    @Test
+    void sample_mode_pairs_are_reported_at_p50_and_p99() throws IOException {
+        List<Result> results = Report.pair(sample());
+
+        assertThat(results).extracting(Result::label).containsExactly("CannedBench.latency.p50 (entries=10000)",
+                "CannedBench.latency.p99 (entries=10000)");
+        Result p50 = results.get(0);
+        assertThat(p50.ours()).isEqualTo(2.0);
+        assertThat(p50.baseline()).isEqualTo(4.0);
+        assertThat(p50.ratio()).isCloseTo(2.0, within(1e-9));
+        assertThat(p50.met()).contains(true);
+        assertThat(p50.description()).isEqualTo("tool-call latency (p50)");
+        Result p99 = results.get(1);
+        assertThat(p99.ratio()).isCloseTo(0.5, within(1e-9));
+        assertThat(p99.met()).contains(false);
+
+        Properties notes = new Properties();
+        notes.setProperty("CannedBench.latency", "One note for every percentile of the measure.");
+        String md = Report.markdown(results, new Report.Machine("Test CPU", 2, "4.0 GiB", "Linux", "JDK 17"),
+                Report.settings(sample()), false, notes);
+        assertThat(md).contains(
+                "| CannedBench.latency.p50 (entries=10000) | tool-call latency (p50) | 2.00 | 4.00 | ms/op | 2.00 | 1.00 | yes |",
+                "| CannedBench.latency.p99 (entries=10000) | tool-call latency (p99) | 10.0 | 5.00 | ms/op | 0.50 | 1.00 | **no** |",
+                "- **CannedBench.latency.p99 (entries=10000)**: ratio 0.50, target 1.00. One note for every percentile");
+    }
+
+    @Test
+    void a_filtered_run_carries_the_measures_it_did_not_run_from_the_previous_latest_json(@TempDir Path dir)
+            throws IOException {
+        Path earlier = dir.resolve("jmh-earlier.json");
+        Files.writeString(earlier, canned.toString());
+        Path latest = dir.resolve("latest.json");
+        Path markdown = dir.resolve("PERFORMANCE.md");
+        Report.main(new String[] {"--jmh", earlier.toString(), "--json", latest.toString(), "--markdown",
+                markdown.toString()});
+        Path now = dir.resolve("jmh-now.json");
+        Files.writeString(now, sample().toString());
+
+        Report.main(new String[] {"--jmh", now.toString(), "--previous", latest.toString(), "--json", latest.toString(),
+                "--markdown", markdown.toString()});
+
+        JsonNode json = JSON.readTree(latest.toFile());
+        assertThat(json).hasSize(2 + 5);
+        assertThat(json.get(0).get("name").asText()).isEqualTo("CannedBench.latency.p50");
+        assertThat(json.get(0).has("earlier")).isFalse();
+        JsonNode write = json.get(2 + 3);
+        assertThat(write.get("name").asText()).isEqualTo("CannedBench.write");
+        assertThat(write.get("ratio").asDouble()).isCloseTo(0.9, within(1e-9));
+        assertThat(write.get("earlier").asBoolean()).isTrue();
+        String md = Files.readString(markdown);
+        assertThat(md).contains("| CannedBench.latency.p50 (entries=10000) |", "## Earlier results",
+                "| CannedBench.write (entries=1000) | writes per second | 900 | 1,000 | ops/s | 0.90 | 0.80 | yes |",
+                "- **CannedBench.write (entries=10000)** (earlier run): ratio 0.50, target 0.80.");
+        assertThat(md.indexOf("CannedBench.write (entries=1000)")).isGreaterThan(md.indexOf("## Earlier results"));
+
+        // Run again with the same filter: the carried measures stay, once each; one run again replaces its carried row.
+        Files.writeString(now, JSON.createArrayNode().addAll((com.fasterxml.jackson.databind.node.ArrayNode) sample())
+                .add(canned.get(4)).add(canned.get(5)).toString());
+        Report.main(new String[] {"--jmh", now.toString(), "--previous", latest.toString(), "--json", latest.toString(),
+                "--markdown", markdown.toString()});
+        JsonNode again = JSON.readTree(latest.toFile());
+        assertThat(again).hasSize(2 + 5);
+        assertThat(again).filteredOn(node -> node.get("name").asText().equals("CannedBench.read")).singleElement()
+                .satisfies(read -> assertThat(read.has("earlier")).isFalse());
+    }
+
+    @Test
+    void the_markdown_names_the_command_and_the_machine_load_it_was_given(@TempDir Path dir) throws IOException {
+        Path jmh = dir.resolve("jmh.json");
+        Files.writeString(jmh, sample().toString());
+        Path markdown = dir.resolve("PERFORMANCE.md");
+
+        Report.main(new String[] {"--jmh", jmh.toString(), "--json", dir.resolve("latest.json").toString(),
+                "--markdown", markdown.toString(), "--command", "bin/bench 'McpToolBench|McpWriteBench'", "--load",
+                "at the start 3.56 7.46 7.46, at the end 2.01 4.00 5.00"});
+
+        assertThat(Files.readString(markdown)).contains("Written by `bin/bench 'McpToolBench|McpWriteBench'` on ",
+                "- Load average (1, 5, 15 min): at the start 3.56 7.46 7.46, at the end 2.01 4.00 5.00");
+    }
 }
