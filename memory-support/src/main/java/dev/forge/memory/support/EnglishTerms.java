@@ -66,6 +66,16 @@ public final class EnglishTerms {
         return tokens(KEEPING_STOP_WORDS, text);
     }
 
+    /**
+     * {@code words} without the English stop words, for engines that analyse text themselves but keep stop words
+     * (SQLite FTS5); {@code words} unchanged when nothing else would be left, so that a query of stop words only
+     * ("what is it") still asks for something.
+     */
+    public static List<String> withoutStopWords(List<String> words) {
+        List<String> kept = words.stream().filter(word -> !STOP_WORDS.contains(word)).toList();
+        return kept.isEmpty() ? words : kept;
+    }
+
     /** Every term {@code analyzer} makes of {@code text}, in order, repeats kept. */
     public static List<String> tokens(Analyzer analyzer, String text) {
         List<String> terms = new ArrayList<>();
