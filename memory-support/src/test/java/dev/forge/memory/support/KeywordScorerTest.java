@@ -108,6 +108,12 @@ class KeywordScorerTest {
         assertThat(KeywordScorer.terms("Deploys the note:db, Größe!")).containsExactly("deploys", "the", "note", "db", "größe");
     }
 
+    @Test
+    void stop_words_are_left_out_of_word_lists_unless_nothing_else_is_left() {
+        assertThat(EnglishTerms.withoutStopWords(List.of("what", "did", "caroline", "research"))).containsExactly("caroline", "research");
+        assertThat(EnglishTerms.withoutStopWords(List.of("what", "is", "it"))).containsExactly("what", "is", "it");
+    }
+
     private static List<Hit> rank(String text, List<MemoryEntry> entries) {
         return KeywordScorer.rank(SearchRequest.keyword(text), entries);
     }
