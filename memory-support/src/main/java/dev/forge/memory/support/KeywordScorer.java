@@ -5,20 +5,33 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.SearchRequest;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * A small, dependency-free keyword ranking for providers without a search engine of their own
- * (the in-memory and file providers).
+ * Keyword ranking for providers without a search engine of their own (the in-memory, file and markdown providers):
+ * Okapi BM25 as Lucene's {@code BM25Similarity} computes it ({@code k1} 1.2, {@code b} 0.75), over the terms of
+ * {@link EnglishTerms} (lower-cased, English stop words removed, Porter-stemmed).
  *
- * <p>Text is split into terms at every character that is not a letter or digit, and lower-cased. An entry
- * matches when its key, tags or value hold at least one query term. The score grows with the number of distinct
- * query terms the entry holds and, within that, with how often they occur, so an entry holding every term always
- * outranks one holding fewer.
+ * <p>An entry's document is its key, tags and value. The collection the statistics come from (document frequency,
+ * average length) is the set of entries the search considers: those in the request's scopes that meet its filter.
+ * A query made only of stop words is matched with stop words kept, so it still finds what holds them.
+ *
+ * <p>Scores lie in (0, 1): an entry's BM25 sum divided by the most the query's terms could add up to
+ * ({@code (k1 + 1)} times each term's IDF), so a threshold means "this fraction of a perfect match" whatever the
+ * other entries score.
  */
 public final class KeywordScorer {
+
+    /** Term-frequency saturation, as Lucene's default. */
+    static final double K1 = 1.2;
+
+    /** Length normalisation, as Lucene's default. */
+    static final double B = 0.75;
 
     private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
             .thenComparing(h -> h.entry().ref());
@@ -26,45 +39,15 @@ public final class KeywordScorer {
     private KeywordScorer() {
     }
 
-    /** The distinct lower-case terms of {@code text}, in order of first appearance. */
+    /**
+     * The distinct lower-case words of {@code text} (runs of letters and digits), in order of first appearance,
+     * neither stemmed nor stop-word filtered: what engines with their own analysis (SQLite FTS5, Neo4j full-text)
+     * are given to quote.
+     */
     public static List<String> terms(String text) {
         List<String> words = new ArrayList<>();
         collect(text, words);
         return List.copyOf(new LinkedHashSet<>(words));
-    }
-
-    /**
-     * The score of {@code entry} for the query terms, in {@code [0, 1]}; 0 means no match. With {@code n} query
-     * terms of which {@code m} occur, the score lies in {@code ((m - 1) / n, m / n]}, rising with how often they
-     * occur, so more matched terms always win.
-     */
-    public static double score(List<String> queryTerms, MemoryEntry entry) {
-        if (queryTerms.isEmpty()) {
-            return 0;
-        }
-        List<String> words = new ArrayList<>();
-        collect(entry.key(), words);
-        entry.tags().forEach(tag -> collect(tag, words));
-        collect(entry.value(), words);
-        int matched = 0;
-        int occurrences = 0;
-        for (String term : queryTerms) {
-            int count = 0;
-            for (String word : words) {
-                if (word.equals(term)) {
-                    count++;
-                }
-            }
-            if (count > 0) {
-                matched++;
-                occurrences += count;
-            }
-        }
-        if (matched == 0) {
-            return 0;
-        }
-        double frequency = 1 - Math.exp(-(double) occurrences / (2.0 * matched));
-        return (matched - 1 + 0.5 + 0.5 * frequency) / queryTerms.size();
     }
 
     private static void collect(String text, List<String> into) {
@@ -89,18 +72,71 @@ public final class KeywordScorer {
      * zero and at least its threshold, highest first (ties by key, then scope), cut to its limit.
      */
     public static List<Hit> rank(SearchRequest request, Iterable<MemoryEntry> candidates) {
-        List<String> terms = terms(request.text());
-        List<Hit> hits = new ArrayList<>();
+        List<MemoryEntry> considered = new ArrayList<>();
         for (MemoryEntry entry : candidates) {
-            if (!request.scopes().contains(entry.scope()) || !request.filter().matches(entry)) {
+            if (request.scopes().contains(entry.scope()) && request.filter().matches(entry)) {
+                considered.add(entry);
+            }
+        }
+        boolean keepStopWords = false;
+        Set<String> query = new LinkedHashSet<>(EnglishTerms.tokens(request.text()));
+        if (query.isEmpty()) {
+            keepStopWords = true;
+            query.addAll(EnglishTerms.tokensKeepingStopWords(request.text()));
+        }
+        if (query.isEmpty() || considered.isEmpty()) {
+            return List.of();
+        }
+        List<Map<String, Integer>> frequencies = new ArrayList<>(considered.size());
+        int[] lengths = new int[considered.size()];
+        Map<String, Integer> documentFrequency = new HashMap<>();
+        long totalLength = 0;
+        for (int i = 0; i < considered.size(); i++) {
+            List<String> tokens = document(considered.get(i), keepStopWords);
+            lengths[i] = tokens.size();
+            totalLength += tokens.size();
+            Map<String, Integer> counts = new HashMap<>();
+            for (String token : tokens) {
+                if (query.contains(token)) {
+                    counts.merge(token, 1, Integer::sum);
+                }
+            }
+            counts.keySet().forEach(term -> documentFrequency.merge(term, 1, Integer::sum));
+            frequencies.add(counts);
+        }
+        int n = considered.size();
+        double averageLength = Math.max(1.0, (double) totalLength / n);
+        Map<String, Double> idf = new HashMap<>();
+        double best = 0;
+        for (String term : query) {
+            double df = documentFrequency.getOrDefault(term, 0);
+            double weight = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+            idf.put(term, weight);
+            best += weight * (K1 + 1);
+        }
+        List<Hit> hits = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Map<String, Integer> counts = frequencies.get(i);
+            if (counts.isEmpty()) {
                 continue;
             }
-            double score = score(terms, entry);
+            double norm = K1 * (1 - B + B * lengths[i] / averageLength);
+            double sum = 0;
+            for (Map.Entry<String, Integer> tf : counts.entrySet()) {
+                sum += idf.get(tf.getKey()) * tf.getValue() * (K1 + 1) / (tf.getValue() + norm);
+            }
+            double score = Math.min(1.0, sum / best);
             if (score > 0 && score >= request.threshold()) {
-                hits.add(new Hit(entry, Math.min(1.0, score)));
+                hits.add(new Hit(considered.get(i), score));
             }
         }
         hits.sort(RANKING);
         return hits.size() > request.limit() ? List.copyOf(hits.subList(0, request.limit())) : List.copyOf(hits);
+    }
+
+    /** The analysed terms of an entry's document: its key, tags and value. */
+    private static List<String> document(MemoryEntry entry, boolean keepStopWords) {
+        String text = entry.key() + "\n" + String.join("\n", entry.tags()) + "\n" + entry.value();
+        return keepStopWords ? EnglishTerms.tokensKeepingStopWords(text) : EnglishTerms.tokens(text);
     }
 }

@@ -73,21 +73,6 @@ class EntryRulesTest {
     }
 
     @Test
-    void keyword_scores_always_rank_more_matched_terms_higher() {
-        List<String> terms = dev.forge.memory.support.KeywordScorer.terms("alpha beta gamma delta epsilon zeta");
-        MemoryEntry all = entry("all", "alpha beta gamma delta epsilon zeta");
-        MemoryEntry fiveOftenRepeated = entry("five", "alpha beta gamma delta epsilon ".repeat(20));
-        assertThat(KeywordScorer.score(terms, all)).isGreaterThan(KeywordScorer.score(terms, fiveOftenRepeated));
-        assertThat(KeywordScorer.score(terms, all)).isLessThanOrEqualTo(1.0);
-        assertThat(KeywordScorer.score(terms, entry("none", "unrelated words"))).isZero();
-        assertThat(KeywordScorer.score(List.of("one"), entry("one", "x"))).isGreaterThan(0.5);
-    }
-
-    private static MemoryEntry entry(String key, String value) {
-        return EntryWrite.validate(key, value, Scope.PROJECT, List.of(), Map.of(), Limits.DEFAULT).toEntry(Optional.empty(), Instant.EPOCH);
-    }
-
-    @Test
     void entries_refuse_duplicate_tags() {
         assertThatThrownBy(() -> new MemoryEntry("k", "v", Scope.PROJECT, List.of("a", "a"), Map.of(), Instant.EPOCH, Instant.EPOCH, 1))
                 .isInstanceOf(IllegalArgumentException.class);

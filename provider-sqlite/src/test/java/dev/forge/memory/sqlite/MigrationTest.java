@@ -153,6 +153,41 @@ class MigrationTest {
     }
 
     @Test
+    void a_database_of_version_3_gets_a_stemmed_keyword_index_holding_its_entries() throws Exception {
+        createAtVersion(3);
+        long at = Instant.parse("2026-11-01T10:00:00Z").toEpochMilli();
+        try (Connection connection = Stores.jdbc(file()); Statement statement = connection.createStatement()) {
+            // rows as version 3 wrote them: its triggers fill the unstemmed index
+            statement.execute("INSERT INTO entries (id, project, session, scope, key, value, tags, metadata, created_at, updated_at, version)"
+                    + " VALUES (1, 'project-a', '', 'project', 'release', 'We deployed the billing service.', '[\"ops\"]',"
+                    + " '{}', " + at + ", " + at + ", 1),"
+                    + " (2, '', '', 'global', 'style', 'Tabs, never spaces.', '[]', '{}', " + at + ", " + at + ", 1)");
+            try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM entries_fts WHERE entries_fts MATCH '\"deploying\"'")) {
+                assertThat(rows.next() && rows.getInt(1) == 0).as("version 3 does not stem").isTrue();
+            }
+        }
+
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            assertThat(provider.search(SearchRequest.keyword("deploying"))).extracting(h -> h.entry().key())
+                    .containsExactly("release");
+            assertThat(provider.search(SearchRequest.keyword("space"))).extracting(h -> h.entry().key())
+                    .containsExactly("style");
+            assertThat(provider.doctor()).isEmpty();
+            // the triggers keep the rebuilt index in step
+            provider.set("release", "We rolled back the billing service.", Scope.PROJECT);
+            assertThat(provider.search(SearchRequest.keyword("deploying"))).isEmpty();
+            assertThat(provider.search(SearchRequest.keyword("rolling"))).extracting(h -> h.entry().key())
+                    .containsExactly("release");
+        }
+        assertThat(userVersion(file())).isEqualTo(Migrations.CURRENT);
+        try (Connection connection = Stores.jdbc(file()); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT sql FROM sqlite_schema WHERE name = 'entries_fts'")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getString(1)).contains("porter unicode61");
+        }
+    }
+
+    @Test
     void a_database_of_a_newer_schema_is_refused_and_left_byte_identical() throws Exception {
         createAtVersion(Migrations.CURRENT);
         try (Connection connection = Stores.jdbc(file()); Statement statement = connection.createStatement()) {

@@ -27,6 +27,19 @@ class SearchTest {
     Path directory;
 
     @Test
+    void question_words_are_left_out_and_words_match_by_their_stem() {
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            provider.set("D1:1", "Caroline: I researched adoption agencies last week.", Scope.PROJECT);
+            provider.set("D1:2", "Melanie: What did you do? What did he say?", Scope.PROJECT);
+            provider.set("D1:3", "Melanie: Nice weather today.", Scope.PROJECT);
+            assertThat(provider.search(SearchRequest.keyword("What did Caroline research?")))
+                    .extracting(h -> h.entry().key()).containsExactly("D1:1");
+            assertThat(provider.search(SearchRequest.keyword("what did")))
+                    .as("a query of stop words only keeps them").extracting(h -> h.entry().key()).containsExactly("D1:2");
+        }
+    }
+
+    @Test
     void scores_are_minus_bm25_over_one_minus_bm25_in_bm25_order() {
         try (SqliteMemoryProvider provider = Stores.open(directory)) {
             provider.set("full", "orbit lander thruster checked before launch", Scope.PROJECT);

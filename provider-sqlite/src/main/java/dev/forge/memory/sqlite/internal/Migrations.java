@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -120,7 +121,32 @@ public final class Migrations {
             ) WITHOUT ROWID""",
             "CREATE INDEX links_by_other ON links (other_project, other_session, other_scope, other_key)");
 
-    private static final List<List<String>> STEPS = List.of(V1_CORE_TABLES, V2_KEYWORD_SEARCH, V3_LINKS);
+    /**
+     * Step 4: keyword search on English stems. The FTS5 index of step 2 is rebuilt with the {@code porter} tokenizer
+     * over {@code unicode61} (same words, then Porter-stemmed, so "deploying" finds "deployed"), with the same
+     * triggers, and filled again from the entries: a tokenizer is fixed when an FTS5 table is created.
+     */
+    static final List<String> V4_STEMMED_KEYWORD_SEARCH = stemmedKeywordSearch();
+
+    private static List<String> stemmedKeywordSearch() {
+        List<String> step = new ArrayList<>(List.of(
+                "DROP TRIGGER entries_fts_insert",
+                "DROP TRIGGER entries_fts_delete",
+                "DROP TRIGGER entries_fts_update",
+                "DROP TABLE entries_fts",
+                """
+                CREATE VIRTUAL TABLE entries_fts USING fts5(
+                  key, value, tags,
+                  content = 'entries', content_rowid = 'id',
+                  tokenize = 'porter unicode61 remove_diacritics 0'
+                )"""));
+        // the triggers and the rebuild of step 2, unchanged
+        step.addAll(V2_KEYWORD_SEARCH.subList(1, V2_KEYWORD_SEARCH.size()));
+        return List.copyOf(step);
+    }
+
+    private static final List<List<String>> STEPS = List.of(V1_CORE_TABLES, V2_KEYWORD_SEARCH, V3_LINKS,
+            V4_STEMMED_KEYWORD_SEARCH);
 
     /** The schema version this code writes and reads. */
     public static final int CURRENT = STEPS.size();

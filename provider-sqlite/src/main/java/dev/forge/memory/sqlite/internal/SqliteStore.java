@@ -13,6 +13,7 @@ import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryStore;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.Keys;
+import dev.forge.memory.support.EnglishTerms;
 import dev.forge.memory.support.KeywordScorer;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -449,7 +450,8 @@ public final class SqliteStore implements EntryStore {
      */
     public List<Found> search(SearchRequest request, boolean snippets) {
         checkOpen();
-        List<String> terms = KeywordScorer.terms(request.text());
+        // FTS5 has no stop words: question words ("what did ... when") would otherwise weigh in every match
+        List<String> terms = EnglishTerms.withoutStopWords(KeywordScorer.terms(request.text()));
         if (terms.isEmpty()) {
             return List.of();
         }

@@ -6,17 +6,8 @@ import dev.forge.memory.Filter;
 import dev.forge.memory.KeyPattern;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
+import dev.forge.memory.support.EnglishTerms;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.CharArraySet;
-import org.apache.lucene.analysis.LowerCaseFilter;
-import org.apache.lucene.analysis.StopFilter;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.Tokenizer;
-import org.apache.lucene.analysis.WordlistLoader;
-import org.apache.lucene.analysis.en.PorterStemFilter;
-import org.apache.lucene.analysis.snowball.SnowballFilter;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.analysis.util.CharTokenizer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -31,11 +22,8 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.util.IOUtils;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -98,57 +86,16 @@ public final class Documents {
     }
 
     /**
-     * The Snowball project's English stop words (174, shipped with Lucene's analysis module), not Lucene's short
-     * default list (33): questions put to a memory ("what did ... which ... how") would otherwise match every entry
-     * holding "did" or "which".
-     */
-    private static final CharArraySet STOP_WORDS = snowballEnglishStopWords();
-
-    private static CharArraySet snowballEnglishStopWords() {
-        try (Reader reader = IOUtils.getDecodingReader(SnowballFilter.class, "english_stop.txt", StandardCharsets.UTF_8)) {
-            return CharArraySet.unmodifiableSet(WordlistLoader.getSnowballWordSet(reader));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Lucene's english_stop.txt cannot be read from lucene-analysis-common", e);
-        }
-    }
-
-    /**
-     * The analyser of the {@code text} field and of keyword queries: words are runs of letters and digits (so
-     * {@code note:db} and {@code snake_case} are two words each, and search syntax in a query is plain text),
-     * lower-cased, English stop words removed, Porter-stemmed ({@code deploys} finds {@code deployment}'s stem).
+     * The analyser of the {@code text} field and of keyword queries: {@link EnglishTerms}, the analysis the default
+     * providers' BM25 uses too (runs of letters and digits, lower-cased, Snowball English stop words, Porter stems).
      */
     public static Analyzer analyzer() {
-        return new Analyzer() {
-            @Override
-            protected TokenStreamComponents createComponents(String fieldName) {
-                Tokenizer tokenizer = CharTokenizer.fromTokenCharPredicate(Character::isLetterOrDigit);
-                TokenStream stream = new LowerCaseFilter(tokenizer);
-                stream = new StopFilter(stream, STOP_WORDS);
-                stream = new PorterStemFilter(stream);
-                return new TokenStreamComponents(tokenizer, stream);
-            }
-
-            @Override
-            protected TokenStream normalize(String fieldName, TokenStream in) {
-                return new LowerCaseFilter(in);
-            }
-        };
+        return EnglishTerms.analyzer();
     }
 
     /** The distinct analysed terms of {@code text}, in order of first appearance. */
     public static List<String> terms(Analyzer analyzer, String text) {
-        Set<String> terms = new LinkedHashSet<>();
-        try (TokenStream stream = analyzer.tokenStream(TEXT, text)) {
-            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-            stream.reset();
-            while (stream.incrementToken()) {
-                terms.add(term.toString());
-            }
-            stream.end();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return List.copyOf(terms);
+        return List.copyOf(new LinkedHashSet<>(EnglishTerms.tokens(analyzer, text)));
     }
 
     /** The namespace of {@code scope} for a provider of {@code project} and {@code session}. */
