@@ -275,8 +275,13 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
         if (session != null) {
             return "--session";
         }
+        return sessionNamed() ? SESSION_VARIABLE : "default";
+    }
+
+    /** Whether the session id was given (--session or $FORGE_SESSION_ID) rather than the default. */
+    boolean sessionNamed() {
         String fromEnvironment = environment.get(SESSION_VARIABLE);
-        return fromEnvironment != null && !fromEnvironment.isBlank() ? SESSION_VARIABLE : "default";
+        return session != null || fromEnvironment != null && !fromEnvironment.isBlank();
     }
 
     /** The configuration builder for this call: every option and the environment applied. */

@@ -1,5 +1,6 @@
 package dev.forge.memory.cli;
 
+import dev.forge.memory.MemoryException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.mcp.KnowledgeGraphTools;
@@ -12,9 +13,12 @@ import java.io.PrintStream;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -29,8 +33,13 @@ import picocli.CommandLine.ParentCommand;
             "With --http, over streamable HTTP at http://127.0.0.1:PORT/mcp until stopped (Ctrl-C, SIGTERM); every "
                     + "request must carry 'Authorization: Bearer TOKEN', the token taken from $" + McpCommand.TOKEN_VARIABLE
                     + " or generated and printed on stderr.",
+            "SESSION memories belong to the server's own session, removed when it stops (the client closes stdin, "
+                    + "SIGTERM, Ctrl-C), unless --session or $" + ForgeMemoryCommand.SESSION_VARIABLE + " names one: "
+                    + "a named session is left for later calls.",
             "Client configuration: docs/mcp.md."})
 final class McpCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpCommand.class);
 
     /** The environment variable holding the bearer token of {@code --http}. */
     static final String TOKEN_VARIABLE = "FORGE_MCP_TOKEN";
@@ -74,27 +83,53 @@ final class McpCommand implements Callable<Integer> {
         if (port != null && (port < 0 || port > 65_535)) {
             throw new UsageException("--port must be from 0 to 65535; got " + port + ".");
         }
+        // Unnamed, the session is this server's own (seed 004: SESSION is cleared when the session ends), not the
+        // 'cli' session the shell's commands share; a named one may outlive the server, so the server leaves it.
+        boolean ownSession = !cli.sessionNamed();
+        String session = ownSession ? "mcp-" + UUID.randomUUID() : cli.sessionId();
         // The protocol owns the process's stdout: anything else a library prints there goes to stderr instead.
         OutputStream protocol = new FileOutputStream(FileDescriptor.out);
         PrintStream stdout = System.out;
         System.setOut(System.err);
-        try (MemoryProvider memory = cli.open()) {
+        try (MemoryProvider memory = cli.memories().sessionId(session).open()) {
             String version = ForgeMemoryCommand.class.getPackage().getImplementationVersion();
             MemoryMcpServer server = MemoryMcpServer.builder(memory)
                     .version(version == null ? "development" : version)
                     .nativeTools(tools != Tools.OFFICIAL)
                     .tools(tools == Tools.NATIVE ? List.of() : KnowledgeGraphTools.of(memory, Scope.GLOBAL))
                     .build();
-            if (http) {
-                serveHttp(server);
-            } else {
-                server.serveStdio(cli.stdin(), protocol);
+            try {
+                if (http) {
+                    serveHttp(server);
+                } else {
+                    Thread hook = onShutdown(server::stopStdio);
+                    try {
+                        server.serveStdio(cli.stdin(), protocol);
+                    } finally {
+                        removeHook(hook);
+                    }
+                }
+            } finally {
+                if (ownSession) {
+                    endSession(memory, session);
+                }
             }
         } finally {
             System.setOut(stdout);
             closed.countDown();
         }
         return ExitCodes.OK;
+    }
+
+    /** Removes the server's own session's SESSION memories; a failure is logged, never the end of the shutdown. */
+    private static void endSession(MemoryProvider memory, String session) {
+        try {
+            int removed = memory.endSession();
+            LOG.info("Session {} ended: {} SESSION memories removed.", session, removed);
+        } catch (MemoryException e) {
+            LOG.warn("The SESSION memories of session {} were not removed ({}); remove them with 'forge-memory clear "
+                    + "--scope session --session {} --yes'.", session, e.getMessage(), session);
+        }
     }
 
     private void serveHttp(MemoryMcpServer server) {
@@ -106,9 +141,20 @@ final class McpCommand implements Callable<Integer> {
             token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
         }
         McpHttpEndpoint endpoint = server.serveHttp(port == null ? DEFAULT_PORT : port, token);
-        // Ctrl-C or SIGTERM: stop serving, and let this thread close the provider before the JVM exits.
+        onShutdown(endpoint::close);
+        cli.err().println("Serving MCP on " + endpoint.uri() + (generated ? " with the bearer token " + token
+                + " (set $" + TOKEN_VARIABLE + " to choose it)." : " with the bearer token from $" + TOKEN_VARIABLE + "."));
+        cli.err().flush();
+        endpoint.await();
+    }
+
+    /**
+     * On Ctrl-C or SIGTERM (which MCP clients send after closing a stdio server's input): {@code stop} serving, and
+     * let the serving thread end the session and close the provider before the JVM exits.
+     */
+    private Thread onShutdown(Runnable stop) {
         Thread hook = new Thread(() -> {
-            endpoint.close();
+            stop.run();
             try {
                 closed.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -116,10 +162,16 @@ final class McpCommand implements Callable<Integer> {
             }
         }, "forge-memory-mcp-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        cli.err().println("Serving MCP on " + endpoint.uri() + (generated ? " with the bearer token " + token
-                + " (set $" + TOKEN_VARIABLE + " to choose it)." : " with the bearer token from $" + TOKEN_VARIABLE + "."));
-        cli.err().flush();
-        endpoint.await();
+        return hook;
+    }
+
+    /** Removes a hook no longer needed (a server run in-process, as tests do, must not leave one per run). */
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or about to: it stops nothing more and waits for the provider to close.
+        }
     }
 
     /** Reads {@code --tools} in any case, naming the sets on a typo. */

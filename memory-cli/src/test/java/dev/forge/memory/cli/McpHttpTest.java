@@ -53,11 +53,15 @@ class McpHttpTest {
         }
     }
 
-    /** Starts a server and returns the matched "Serving MCP on ..." line. */
+    /** Starts a server over sqlite and returns the matched "Serving MCP on ..." line. */
     private Matcher start(String token) throws Exception {
+        return start(token, "memory:\n  provider: sqlite\n");
+    }
+
+    /** Starts a server with the project config {@code config} and returns the matched "Serving MCP on ..." line. */
+    private Matcher start(String token, String config) throws Exception {
         Path project = Files.createDirectories(root.resolve("project"));
-        Files.writeString(Files.createDirectories(project.resolve(".forge")).resolve("config.yaml"),
-                "memory:\n  provider: sqlite\n");
+        Files.writeString(Files.createDirectories(project.resolve(".forge")).resolve("config.yaml"), config);
         List<String> command = new ArrayList<>(McpServers.command(project, Files.createDirectories(root.resolve("tmp"))));
         command.addAll(List.of("--http", "--port", "0"));
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(root.resolve("stdout").toFile());
@@ -121,6 +125,28 @@ class McpHttpTest {
             assertThat(ok(client, "search", Map.of("text", "streamable")).get("hits")).hasSize(1);
         }
         assertThat(Files.readString(root.resolve("stdout"))).as("stdout of an HTTP server").isEmpty();
+    }
+
+    @Test
+    void the_clients_share_the_servers_session_which_ends_when_the_server_stops() throws Exception {
+        String base = start("the-token-of-this-test", "memory:\n  provider: markdown\n").group(1);
+        Path store = root.resolve("project/.forge/memory");
+        String scratch = "Half-way through the migration of the users table.";
+
+        try (McpSyncClient writer = client(base, "the-token-of-this-test")) {
+            ok(writer, "set", Map.of("key", "current_task", "value", scratch, "scope", "session"));
+        }
+        try (McpSyncClient reader = client(base, "the-token-of-this-test")) {
+            assertThat(ok(reader, "get", Map.of("key", "current_task", "scope", "session")).get("value").asText())
+                    .as("a client's session ended; the server's goes on").isEqualTo(scratch);
+        }
+        assertThat(McpServers.filesHolding(store, scratch)).isNotEmpty();
+
+        Process server = servers.remove(0);
+        server.destroy();
+
+        assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("the server stops on SIGTERM").isTrue();
+        assertThat(McpServers.filesHolding(store, scratch)).as("files of the server's ended session").isEmpty();
     }
 
     @Test

@@ -51,18 +51,18 @@ class McpStdioTest {
         OutputStream in = server.getOutputStream();
         List<JsonNode> messages = new ArrayList<>();
         // Requests are answered concurrently, as JSON-RPC allows: each waits for its answer before the next is sent.
-        send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+        McpServers.send(in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                 + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
-        awaitAnswer(lines, messages, 1, err);
-        send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-        send(in, "this is not json");
-        send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"set\",\"arguments\":"
+        McpServers.awaitAnswer(lines, messages, 1, err);
+        McpServers.send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        McpServers.send(in, "this is not json");
+        McpServers.send(in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"set\",\"arguments\":"
                 + "{\"key\":\"k\",\"value\":\"v\"}}}");
-        awaitAnswer(lines, messages, 2, err);
-        send(in, "{}");
-        send(in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"get\",\"arguments\":"
+        McpServers.awaitAnswer(lines, messages, 2, err);
+        McpServers.send(in, "{}");
+        McpServers.send(in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"get\",\"arguments\":"
                 + "{\"key\":\"k\"}}}");
-        awaitAnswer(lines, messages, 3, err);
+        McpServers.awaitAnswer(lines, messages, 3, err);
         in.close();
         assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("the server ends with its input").isTrue();
         reader.join();
@@ -108,21 +108,5 @@ class McpStdioTest {
         assertThat(messages).extracting(m -> m.path("id").asInt(0)).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
         assertThat(messages).filteredOn(m -> m.path("id").asInt(0) >= 3)
                 .allSatisfy(m -> assertThat(m.path("result").path("isError").asBoolean()).isFalse());
-    }
-
-    /** Reads stdout lines, each a JSON-RPC message, until the answer to request {@code id} is among them. */
-    private static void awaitAnswer(BlockingQueue<String> lines, List<JsonNode> messages, int id, Path err) throws Exception {
-        while (messages.stream().noneMatch(m -> m.path("id").asInt(-1) == id)) {
-            String line = lines.poll(120, TimeUnit.SECONDS);
-            assertThat(line).as("a line on stdout; stderr: " + Files.readString(err)).isNotNull();
-            JsonNode message = McpServers.MAPPER.readTree(line);
-            assertThat(message.path("jsonrpc").asText()).as(line).isEqualTo("2.0");
-            messages.add(message);
-        }
-    }
-
-    private static void send(OutputStream in, String line) throws java.io.IOException {
-        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-        in.flush();
     }
 }

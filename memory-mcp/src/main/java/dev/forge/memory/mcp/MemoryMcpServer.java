@@ -39,6 +39,9 @@ public final class MemoryMcpServer {
     private final String version;
     private final ObjectMapper mapper = new ObjectMapper();
     private final McpJsonMapper jsonMapper = new JacksonMcpJsonMapper(mapper);
+    /** The input {@link #serveStdio} reads while it runs, for {@link #stopStdio}. */
+    private volatile StdioInput stdio;
+    private volatile boolean stopRequested;
 
     private MemoryMcpServer(Builder builder) {
         this.provider = builder.provider;
@@ -66,10 +69,29 @@ public final class MemoryMcpServer {
         StdioInput input = new StdioInput(in, output, jsonMapper);
         McpSyncServer server = configure(McpServer.sync(new StdioServerTransportProvider(jsonMapper, input, output)));
         LOG.info("Serving provider '{}' over stdio with {} tools.", provider.name(), tools.size());
+        stdio = input;
+        // Read after stdio is set, as stopStdio sets the flag before it reads stdio: one of the two sees the other.
+        if (stopRequested) {
+            input.end();
+        }
         try {
             input.awaitEnd();
         } finally {
+            stdio = null;
             server.closeGracefully();
+        }
+    }
+
+    /**
+     * Makes {@link #serveStdio} return as if its input had ended, from another thread: a shutdown hook's (SIGTERM,
+     * which MCP clients send after closing the server's stdin), so that its caller still closes the provider. Once
+     * called, a later {@link #serveStdio} returns at once.
+     */
+    public void stopStdio() {
+        stopRequested = true;
+        StdioInput input = stdio;
+        if (input != null) {
+            input.end();
         }
     }
 

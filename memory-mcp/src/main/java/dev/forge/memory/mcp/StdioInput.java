@@ -63,6 +63,11 @@ final class StdioInput extends InputStream {
         return count;
     }
 
+    /** Ends the input now, as if the client had closed it: {@link #awaitEnd} returns. */
+    void end() {
+        ended.countDown();
+    }
+
     /** Blocks until the input has ended. */
     void awaitEnd() {
         try {
