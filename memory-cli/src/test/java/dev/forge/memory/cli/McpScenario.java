@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * What an agent does with {@code forge-memory mcp} on an empty store, through a connected client: store, overwrite,
  * get, page a query, search, relate and traverse, history, context, bad requests on a live session, resources,
- * delete. One scenario for every provider (memory-cli's {@code McpServerTest}, provider-hybrid-tests' graph test),
+ * delete. One scenario for every provider (memory-cli's {@code McpServerTest}, memory-mcp-tests' McpGraphTest),
  * told which optional capabilities the provider has: a missing one must be a one-line tool error naming it.
  */
 public final class McpScenario {

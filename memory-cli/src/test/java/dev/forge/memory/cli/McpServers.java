@@ -31,7 +31,7 @@ import java.util.stream.Stream;
 /**
  * Starts {@code forge-memory mcp} in a child JVM (on the test class path unless told another) and connects the MCP
  * SDK's own client to it over stdio. Public, in memory-cli's test jar, for the tests of modules that drive the server
- * over other providers (provider-hybrid-tests: graph against a real Neo4j).
+ * over other providers (memory-mcp-tests: graph against a real Neo4j).
  */
 public final class McpServers {
 

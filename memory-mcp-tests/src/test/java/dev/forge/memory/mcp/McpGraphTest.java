@@ -1,4 +1,4 @@
-package dev.forge.memory.hybrid;
+package dev.forge.memory.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
