@@ -150,4 +150,21 @@ class SearchTest {
                     .containsExactly("tie-0", "tie-1", "tie-2");
         }
     }
+
+    @Test
+    void ties_in_one_file_go_by_key_then_session_project_global_at_any_cut() {
+        try (SqliteMemoryProvider provider = Stores.open(directory, Map.of("global_path", ".forge/memory.db"))) {
+            for (Scope scope : List.of(Scope.GLOBAL, Scope.PROJECT, Scope.SESSION)) {
+                provider.set("same", "identical zephyr text", scope);
+            }
+            provider.set("zzz", "identical zephyr text", Scope.SESSION);
+            provider.set("aaa", "identical zephyr text", Scope.GLOBAL);
+            List<String> expected = List.of("aaa/global", "same/session", "same/project", "same/global", "zzz/session");
+            for (int limit = 1; limit <= expected.size(); limit++) {
+                assertThat(provider.search(SearchRequest.builder("zephyr").limit(limit).build()))
+                        .extracting(h -> h.entry().key() + "/" + h.entry().scope().id()).as("limit %d", limit)
+                        .containsExactlyElementsOf(expected.subList(0, limit));
+            }
+        }
+    }
 }

@@ -20,8 +20,9 @@ import java.util.Optional;
  * The SQL the provider runs, in one place so that tests can ask SQLite for the plan of exactly these statements.
  *
  * <p>Queries and searches are translated into SQL that narrows the candidates with indexes (namespace and key,
- * key ranges, tags, metadata fields, update times); the API's own matcher then decides exactly, so the SQL never has
- * to reproduce every rule. Only where the SQL is exact for every condition does it also order and page.
+ * key ranges, tags, metadata fields, update times); where a condition is not exact in SQL the API's own matcher then
+ * decides, so the SQL never has to reproduce every rule. Where the SQL is exact for every condition its rows are the
+ * result as they are (no second pass of the matcher), and with a limit or offset the SQL also orders and pages.
  */
 public final class Statements {
 
@@ -88,10 +89,11 @@ public final class Statements {
     }
 
     /**
-     * A query translated: {@code paged} when the SQL also orders and pages (every condition exact, and a limit or
-     * offset given), else the rows are candidates, a superset of the matches in no particular order.
+     * A query translated: {@code exact} when the SQL selects exactly the matching entries (every condition exact), else
+     * the rows are candidates, a superset of the matches; {@code paged} when the SQL also orders and pages (exact, and
+     * a limit or offset given), else the rows come in no particular order.
      */
-    public record QuerySql(String sql, List<Object> parameters, boolean paged) {
+    public record QuerySql(String sql, List<Object> parameters, boolean exact, boolean paged) {
     }
 
     /** The SQL string literal of the JSON path of top-level metadata field {@code field}, if one can name it. */
@@ -167,7 +169,7 @@ public final class Statements {
         if (!exact || query.limit() == Query.UNLIMITED && query.offset() == 0) {
             // Without a page to cut, sorting in SQL saves nothing, and ORDER BY key would draw the planner to the key
             // index even where a tag or metadata index selects far fewer rows.
-            return new QuerySql(sql.toString(), List.copyOf(parameters), false);
+            return new QuerySql(sql.toString(), List.copyOf(parameters), exact, false);
         }
         sql.append("\nORDER BY ").append(switch (query.order()) {
             case KEY -> "key, scope_rank";
@@ -178,7 +180,7 @@ public final class Statements {
         sql.append(" LIMIT ? OFFSET ?");
         parameters.add(query.limit());
         parameters.add(query.offset());
-        return new QuerySql(sql.toString(), List.copyOf(parameters), true);
+        return new QuerySql(sql.toString(), List.copyOf(parameters), true, true);
     }
 
     /** Adds the key conditions of {@code pattern}; returns whether they select exactly the matching keys. */
@@ -354,8 +356,23 @@ public final class Statements {
         }
         where.append(')');
         filterConditions(request.filter(), null, where, parameters);
-        sql.append(where).append(" ORDER BY bm25(entries_fts)");
+        // Ties of bm25() by key, then scope in the order of Scope (not of the ids' text): the order of the hits.
+        sql.append(where).append(" ORDER BY bm25(entries_fts), e.key, CASE e.scope WHEN 'session' THEN 0 WHEN 'project' THEN 1 ELSE 2 END");
         return new Bound(sql.toString(), List.copyOf(parameters));
+    }
+
+    /** The column of {@code bm25()} in the rows of {@link #search}. */
+    public static final int SEARCH_BM25_COLUMN = 10;
+    /** The column of the snippet in the rows of {@link #search} with snippets. */
+    public static final int SEARCH_SNIPPET_COLUMN = 11;
+
+    /** The rank of a stored scope id in the order of {@link Scope}, as {@link #search} orders ties. */
+    public static int scopeRank(String scopeId) {
+        return switch (scopeId) {
+            case "session" -> 0;
+            case "project" -> 1;
+            default -> 2;
+        };
     }
 
     /** What marks the start of a matched term in a snippet. */
