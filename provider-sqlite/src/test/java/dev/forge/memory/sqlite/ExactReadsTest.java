@@ -109,24 +109,29 @@ class ExactReadsTest {
             fill(provider, new Random(2027), 200);
             Comparator<Hit> ranking = Comparator.comparingDouble(Hit::score).reversed().thenComparing(h -> h.entry().ref());
             for (String text : List.of("alpha", "beta gamma", "delta alpha beta")) {
-                for (String tag : new String[] {null, "green"}) {
+                for (String tag : new String[] {null, "green", "n=2"}) {
                     SearchRequest.Builder all = SearchRequest.builder(text).limit(1000);
-                    if (tag != null) {
-                        all.tag(tag);
-                    }
+                    filter(all, tag);
                     List<Hit> full = provider.search(all.build());
-                    assertThat(full).as("%s: '%s' finds ties", layout, text).hasSizeGreaterThan(10);
+                    assertThat(full).as("%s: '%s' %s finds ties", layout, text, tag).hasSizeGreaterThan(tag == null ? 10 : 1);
                     assertThat(full).as("%s: '%s' ranked by score, then key, then scope", layout, text).isSortedAccordingTo(ranking);
                     for (int limit = 1; limit <= full.size(); limit++) {
                         SearchRequest.Builder cut = SearchRequest.builder(text).limit(limit);
-                        if (tag != null) {
-                            cut.tag(tag);
-                        }
+                        filter(cut, tag);
                         assertThat(provider.search(cut.build())).as("%s: '%s' tag %s limit %d", layout, text, tag, limit)
                                 .containsExactlyElementsOf(full.subList(0, limit));
                     }
                 }
             }
+        }
+    }
+
+    /** A tag filter (exact in SQL), {@code n=2} (a number: the matcher decides) or none. */
+    private static void filter(SearchRequest.Builder builder, String condition) {
+        if ("n=2".equals(condition)) {
+            builder.metadata("n", 2L);
+        } else if (condition != null) {
+            builder.tag(condition);
         }
     }
 }

@@ -453,9 +453,10 @@ public final class SqliteStore implements EntryStore {
      * result list, and a threshold keeps its meaning whatever the limit. Ties go by key, then scope.
      *
      * <p>The SQL orders by {@code bm25()}, then key, then scope, and is read until the scores fall below the last hit
-     * kept. It has no {@code LIMIT}: two rows whose {@code bm25()} differ by a rounding step can share a score, and
-     * then the key decides, so every row tied in score with the last hit is looked at; a tied row that cannot come
-     * before that hit (a later key) is passed over without being decoded.
+     * kept. Two rows whose {@code bm25()} differ by a rounding step can share a score, and then the key decides, so every
+     * row tied in score with the last hit is looked at; a tied row that cannot come before that hit (a later key) is
+     * passed over without being decoded. Where the SQL applies the whole filter it first asks for the best
+     * {@code limit + }{@value #TIE_WINDOW} rows only, and again without a limit when the ties run past them.
      */
     public List<Found> search(SearchRequest request, boolean snippets) {
         checkOpen();
@@ -464,32 +465,57 @@ public final class SqliteStore implements EntryStore {
         if (terms.isEmpty()) {
             return List.of();
         }
-        Statements.Bound sql = Statements.search(request, Statements.match(terms), project, session, snippets);
-        List<Found> found = database.read("search for '" + abbreviateText(request.text()) + "'", connection -> {
+        String match = Statements.match(terms);
+        long window = (long) request.limit() + TIE_WINDOW;
+        Optional<Statements.Bound> limited = Statements.searchLimited(request, match, project, session, snippets, window);
+        if (limited.isPresent()) {
+            Optional<List<Found>> found = search(limited.get(), request, snippets, window);
+            if (found.isPresent()) {
+                return found.get();
+            }
+        }
+        return search(Statements.search(request, match, project, session, snippets), request, snippets, Long.MAX_VALUE)
+                .orElseThrow();
+    }
+
+    /** How many rows past the limit a search with a {@code LIMIT} reads, for hits tied with the last one. */
+    static final int TIE_WINDOW = 64;
+
+    /** The hits of {@code sql}, or empty when it gave all its {@code window} rows while they were still tied. */
+    private Optional<List<Found>> search(Statements.Bound sql, SearchRequest request, boolean snippets, long window) {
+        return database.read("search for '" + abbreviateText(request.text()) + "'", connection -> {
             PreparedStatement statement = database.prepared(connection, sql.sql());
             bind(statement, sql.parameters());
             try (ResultSet results = statement.executeQuery()) {
-                return rank(results, request, snippets);
+                return rank(results, request, snippets, window);
             }
         });
-        return List.copyOf(found);
     }
 
-    /** The best {@code request.limit()} hits of {@code results}, rows of {@link Statements#search}, best first. */
-    private List<Found> rank(ResultSet results, SearchRequest request, boolean snippets) throws SQLException {
+    /**
+     * The best {@code request.limit()} hits of {@code results}, rows of {@link Statements#search}, best first; empty
+     * when the {@code window} rows of a limited statement ran out while the rows were still tied with the last hit.
+     */
+    private Optional<List<Found>> rank(ResultSet results, SearchRequest request, boolean snippets, long window)
+            throws SQLException {
         int limit = request.limit();
         List<Found> hits = new ArrayList<>();
         double previous = 1.0;
+        long rows = 0;
+        boolean cut = false;
         while (results.next()) {
+            rows++;
             // Rows come best first; keeping the scores from rising by a rounding step keeps the cut exact.
             double score = Math.min(previous, score(results.getDouble(Statements.SEARCH_BM25_COLUMN)));
             previous = score;
             if (score < request.threshold()) {
+                cut = true;
                 break;
             }
             if (hits.size() >= limit) {
                 Found last = hits.get(limit - 1);
                 if (score < last.hit().score()) {
+                    cut = true;
                     break;
                 }
                 if (!beforeLast(results, last)) {
@@ -507,8 +533,11 @@ public final class SqliteStore implements EntryStore {
                 }
             }
         }
+        if (!cut && rows >= window) {
+            return Optional.empty();
+        }
         hits.sort(Comparator.comparing(Found::hit, RANKING));
-        return hits;
+        return Optional.of(List.copyOf(hits));
     }
 
     /** Whether the row at {@code results} (tied in score with {@code last}) comes before it: by key, then scope. */

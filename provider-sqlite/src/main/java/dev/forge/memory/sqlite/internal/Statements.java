@@ -335,7 +335,32 @@ public final class Statements {
      */
     public static Bound search(SearchRequest request, String match, String project, String session, boolean snippets) {
         List<Object> parameters = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("SELECT e.id, ").append(Rows.ENTRY_COLUMNS).append(", bm25(entries_fts) AS bm25_rank");
+        StringBuilder sql = new StringBuilder();
+        search(request, match, project, session, snippets, sql, parameters);
+        return new Bound(sql.toString(), List.copyOf(parameters));
+    }
+
+    /**
+     * {@link #search} cut after {@code rows} rows by a {@code LIMIT}, where the SQL applies the whole filter (else rows
+     * that the API's matcher refuses would take places in the cut): then SQLite keeps only the best rows while it
+     * sorts, instead of sorting every match.
+     */
+    public static Optional<Bound> searchLimited(SearchRequest request, String match, String project, String session,
+            boolean snippets, long rows) {
+        List<Object> parameters = new ArrayList<>();
+        StringBuilder sql = new StringBuilder();
+        if (!search(request, match, project, session, snippets, sql, parameters)) {
+            return Optional.empty();
+        }
+        sql.append(" LIMIT ?");
+        parameters.add(rows);
+        return Optional.of(new Bound(sql.toString(), List.copyOf(parameters)));
+    }
+
+    /** Writes the search's SQL and parameters; returns whether the SQL applies the whole filter. */
+    private static boolean search(SearchRequest request, String match, String project, String session, boolean snippets,
+            StringBuilder sql, List<Object> parameters) {
+        sql.append("SELECT e.id, ").append(Rows.ENTRY_COLUMNS).append(", bm25(entries_fts) AS bm25_rank");
         if (snippets) {
             sql.append(", snippet(entries_fts, -1, ?, ?, ?, ?) AS snippet");
             parameters.add(SNIPPET_OPEN);
@@ -355,10 +380,10 @@ public final class Statements {
             }
         }
         where.append(')');
-        filterConditions(request.filter(), null, where, parameters);
+        boolean exact = filterConditions(request.filter(), null, where, parameters);
         // Ties of bm25() by key, then scope in the order of Scope (not of the ids' text): the order of the hits.
         sql.append(where).append(" ORDER BY bm25(entries_fts), e.key, CASE e.scope WHEN 'session' THEN 0 WHEN 'project' THEN 1 ELSE 2 END");
-        return new Bound(sql.toString(), List.copyOf(parameters));
+        return exact;
     }
 
     /** The column of {@code bm25()} in the rows of {@link #search}. */
