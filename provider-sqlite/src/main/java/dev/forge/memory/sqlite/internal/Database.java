@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -426,6 +427,11 @@ public final class Database {
      * snapshot.
      */
     public <T> T read(String what, Work<T> work) {
+        return read(() -> what, work);
+    }
+
+    /** {@link #read(String, Work)}, saying what the work does only when a message needs it (reads by key are hot). */
+    public <T> T read(Supplier<String> what, Work<T> work) {
         Connection connection = borrowReader(what);
         boolean failed = true;
         try {
@@ -433,7 +439,7 @@ public final class Database {
             failed = false;
             return result;
         } catch (SQLException e) {
-            throw translate(e, what);
+            throw translate(e, what.get());
         } finally {
             returnReader(connection, failed);
         }
@@ -457,7 +463,7 @@ public final class Database {
         return cache.prepare(sql);
     }
 
-    private Connection borrowReader(String what) {
+    private Connection borrowReader(Supplier<String> what) {
         readerPermits.acquireUninterruptibly();
         Connection connection;
         synchronized (idleReaders) {
@@ -481,7 +487,7 @@ public final class Database {
             return reader;
         } catch (SQLException e) {
             readerPermits.release();
-            throw translate(e, what);
+            throw translate(e, what.get());
         }
     }
 

@@ -121,8 +121,9 @@ public final class Rows {
     }
 
     /**
-     * The tags of a row: {@code []} (most rows) without a parser, else read token by token, which checks what the
-     * general reader checks (an array of text, nothing after it) without building a list of objects first.
+     * The tags of a row: as {@link #tagsJson} writes them without escapes ({@code []}, {@code ["a","b"]}: most rows)
+     * split without a parser, else read token by token, which checks what the general reader checks (an array of
+     * text, nothing after it) without building a list of objects first.
      */
     static List<String> tags(String json) {
         if (EMPTY_ARRAY.equals(json)) {
@@ -131,6 +132,43 @@ public final class Rows {
         if (json == null) {
             throw new IllegalArgumentException("its tags are NULL");
         }
+        List<String> plain = plainTags(json);
+        return plain != null ? plain : parsedTags(json);
+    }
+
+    /**
+     * Tags in the compact form {@link #tagsJson} writes, {@code ["a","b"]}, when no tag needs an escape: every quote is
+     * then a delimiter. Null for any other text (spaces, escapes, control characters), which the parser reads.
+     */
+    private static List<String> plainTags(String json) {
+        int end = json.length() - 2;
+        if (end < 2 || !json.startsWith("[\"") || !json.endsWith("\"]")) {
+            return null;
+        }
+        List<String> tags = new ArrayList<>(4);
+        int start = 2;
+        for (int i = start; i <= end; i++) {
+            char c = json.charAt(i);
+            if (c == '\\' || c < 0x20) {
+                return null;
+            }
+            if (c == '"') {
+                if (i == end) {
+                    tags.add(json.substring(start, end));
+                    return tags;
+                }
+                if (i + 2 > end || json.charAt(i + 1) != ',' || json.charAt(i + 2) != '"') {
+                    return null;
+                }
+                tags.add(json.substring(start, i));
+                i += 2;
+                start = i + 1;
+            }
+        }
+        return null;
+    }
+
+    private static List<String> parsedTags(String json) {
         try (JsonParser parser = JSON.createParser(json)) {
             JsonToken start = parser.nextToken();
             if (start == JsonToken.VALUE_NULL) {

@@ -131,7 +131,7 @@ public final class SqliteStore implements EntryStore {
         Namespace namespace = namespace(scope);
         Keys.validate(key);
         checkOpen();
-        return database.read("read " + describe(key, scope), connection -> {
+        return database.read(() -> "read " + describe(key, scope), connection -> {
             PreparedStatement statement = database.prepared(connection, Statements.GET);
             statement.setString(namespace.bind(statement, 1), key);
             try (ResultSet rows = statement.executeQuery()) {

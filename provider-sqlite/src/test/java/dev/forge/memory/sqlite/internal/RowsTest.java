@@ -16,12 +16,17 @@ class RowsTest {
         assertThat(Rows.tags("[\"b\",\"a\"]")).containsExactly("b", "a");
         assertThat(Rows.tags(" [ \"with \\\"quote\\\"\" , \"é\" ] ")).containsExactly("with \"quote\"", "é");
         assertThat(Rows.tags(Rows.tagsJson(List.of("x", "y")))).containsExactly("x", "y");
+        assertThat(Rows.tags("[\"a\",\"\"]")).containsExactly("a", "");
+        assertThat(Rows.tags("[\"a,b\",\"c\"]")).containsExactly("a,b", "c");
+        assertThat(Rows.tags(Rows.tagsJson(List.of("tab\there", "quote\"", "back\\slash", "𝄞"))))
+                .containsExactly("tab\there", "quote\"", "back\\slash", "𝄞");
     }
 
     @Test
     void tags_that_are_not_an_array_of_text_are_refused() {
         for (String bad : new String[] {"null", "{}", "[1]", "[null]", "[[\"a\"]]", "[{\"a\":1}]", "[\"a\"] x", "[\"a\"]]",
-                "[\"a\"", "[\"a\",]", "not json", "", "\"a\""}) {
+                "[\"a\"", "[\"a\",]", "not json", "", "\"a\"",
+                "[\"a\",\"]", "[\"]", "[\"a\"\",\"\"]", "[\"raw\ttab\"]", "[\"a\"],[\"b\"]"}) {
             assertThatThrownBy(() -> Rows.tags(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("tags");
         }
