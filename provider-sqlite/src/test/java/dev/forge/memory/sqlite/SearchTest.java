@@ -150,4 +150,40 @@ class SearchTest {
                     .containsExactly("tie-0", "tie-1", "tie-2");
         }
     }
+
+    @Test
+    void ties_running_past_the_rows_a_limited_search_reads_are_still_cut_by_key() {
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            for (int i = 99; i >= 0; i--) {
+                provider.set(String.format("k%03d", i), "identical zephyr text", Scope.PROJECT);
+            }
+            for (int limit : new int[] {1, 5, 90, 100}) {
+                List<String> expected = new ArrayList<>();
+                for (int i = 0; i < limit; i++) {
+                    expected.add(String.format("k%03d", i));
+                }
+                assertThat(provider.search(SearchRequest.builder("zephyr").limit(limit).build())).as("limit %d", limit)
+                        .extracting(h -> h.entry().key()).containsExactlyElementsOf(expected);
+                assertThat(provider.search(SearchRequest.builder("zephyr").limit(limit).metadata("n", 1L).build()))
+                        .as("a filter the SQL does not apply whole").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void ties_in_one_file_go_by_key_then_session_project_global_at_any_cut() {
+        try (SqliteMemoryProvider provider = Stores.open(directory, Map.of("global_path", ".forge/memory.db"))) {
+            for (Scope scope : List.of(Scope.GLOBAL, Scope.PROJECT, Scope.SESSION)) {
+                provider.set("same", "identical zephyr text", scope);
+            }
+            provider.set("zzz", "identical zephyr text", Scope.SESSION);
+            provider.set("aaa", "identical zephyr text", Scope.GLOBAL);
+            List<String> expected = List.of("aaa/global", "same/session", "same/project", "same/global", "zzz/session");
+            for (int limit = 1; limit <= expected.size(); limit++) {
+                assertThat(provider.search(SearchRequest.builder("zephyr").limit(limit).build()))
+                        .extracting(h -> h.entry().key() + "/" + h.entry().scope().id()).as("limit %d", limit)
+                        .containsExactlyElementsOf(expected.subList(0, limit));
+            }
+        }
+    }
 }

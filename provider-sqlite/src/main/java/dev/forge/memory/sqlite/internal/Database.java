@@ -12,6 +12,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +84,8 @@ public final class Database {
      * in use) when it becomes writable. Guarded by idleReaders.
      */
     private final Set<Connection> readOnlyReaders = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The prepared statements kept for each read connection, closed with it. Guarded by idleReaders. */
+    private final Map<Connection, StatementCache> statementCaches = new IdentityHashMap<>();
     /** Whether the disk was full at open and no write has found space since: every connection is read-only. */
     private volatile boolean readOnly;
     private int users;
@@ -393,7 +397,7 @@ public final class Database {
         try {
             synchronized (idleReaders) {
                 idleReaders.removeIf(readOnlyReaders::contains);
-                readOnlyReaders.forEach(Database::closeQuietly);
+                readOnlyReaders.forEach(this::closeReader);
                 readOnlyReaders.clear();
             }
             try {
@@ -423,17 +427,43 @@ public final class Database {
      * snapshot.
      */
     public <T> T read(String what, Work<T> work) {
+        return read(() -> what, work);
+    }
+
+    /** {@link #read(String, Work)}, saying what the work does only when a message needs it (reads by key are hot). */
+    public <T> T read(Supplier<String> what, Work<T> work) {
         Connection connection = borrowReader(what);
+        boolean failed = true;
         try {
-            return work.run(connection);
+            T result = work.run(connection);
+            failed = false;
+            return result;
         } catch (SQLException e) {
-            throw translate(e, what);
+            throw translate(e, what.get());
         } finally {
-            returnReader(connection);
+            returnReader(connection, failed);
         }
     }
 
-    private Connection borrowReader(String what) {
+    /**
+     * The prepared statement of {@code sql} on {@code connection}, a read connection lent by {@link #read}: compiled on
+     * its first use on that connection and kept until the connection closes. Do not close it; close its result sets
+     * before the work returns (that resets it, so it holds no snapshot). After the work fails it is closed.
+     *
+     * @throws IllegalArgumentException if {@code connection} is not a read connection of this database
+     */
+    public PreparedStatement prepared(Connection connection, String sql) throws SQLException {
+        StatementCache cache;
+        synchronized (idleReaders) {
+            cache = statementCaches.get(connection);
+        }
+        if (cache == null) {
+            throw new IllegalArgumentException("not a read connection of " + this);
+        }
+        return cache.prepare(sql);
+    }
+
+    private Connection borrowReader(Supplier<String> what) {
         readerPermits.acquireUninterruptibly();
         Connection connection;
         synchronized (idleReaders) {
@@ -447,29 +477,42 @@ public final class Database {
             return connection;
         }
         try {
-            if (readOnly) {
-                Connection reader = connect(key, Mode.READ_ONLY);
-                synchronized (idleReaders) {
+            Connection reader = connect(key, readOnly ? Mode.READ_ONLY : Mode.READER);
+            synchronized (idleReaders) {
+                if (readOnly) {
                     readOnlyReaders.add(reader);
                 }
-                return reader;
+                statementCaches.put(reader, new StatementCache(reader));
             }
-            return connect(key, Mode.READER);
+            return reader;
         } catch (SQLException e) {
             readerPermits.release();
-            throw translate(e, what);
+            throw translate(e, what.get());
         }
     }
 
-    private void returnReader(Connection connection) {
+    private void returnReader(Connection connection, boolean failed) {
         synchronized (idleReaders) {
+            StatementCache cache = statementCaches.get(connection);
+            if (cache != null) {
+                cache.endUse(failed);
+            }
             if (closed) {
-                closeQuietly(connection);
+                closeReader(connection);
             } else {
                 idleReaders.push(connection);
             }
         }
         readerPermits.release();
+    }
+
+    /** Closes a read connection and the statements kept for it. Call holding idleReaders. */
+    private void closeReader(Connection connection) {
+        StatementCache cache = statementCaches.remove(connection);
+        if (cache != null) {
+            cache.close();
+        }
+        closeQuietly(connection);
     }
 
     private boolean isClosed() {
@@ -502,7 +545,7 @@ public final class Database {
         try {
             synchronized (idleReaders) {
                 closed = true;
-                idleReaders.forEach(Database::closeQuietly);
+                idleReaders.forEach(this::closeReader);
                 idleReaders.clear();
             }
             if (writer != null) {

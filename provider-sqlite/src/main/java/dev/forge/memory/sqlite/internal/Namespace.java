@@ -16,6 +16,9 @@ import java.util.List;
  */
 public record Namespace(String project, String session, Scope scope) {
 
+    /** The scope ids by ordinal: {@link Scope#id()} makes a new string on every call, and every statement binds one. */
+    private static final String[] SCOPE_IDS = java.util.Arrays.stream(Scope.values()).map(Scope::id).toArray(String[]::new);
+
     /** The namespace of {@code scope} for a provider of {@code project} and {@code session}. */
     public static Namespace of(Scope scope, String project, String session) {
         return switch (scope) {
@@ -27,14 +30,14 @@ public record Namespace(String project, String session, Scope scope) {
 
     /** The text stored in the scope column. */
     public String scopeId() {
-        return scope.id();
+        return SCOPE_IDS[scope.ordinal()];
     }
 
     /** Binds project, session and scope at {@code index} and the two after it; returns the next free index. */
     public int bind(PreparedStatement statement, int index) throws SQLException {
         statement.setString(index, project);
         statement.setString(index + 1, session);
-        statement.setString(index + 2, scope.id());
+        statement.setString(index + 2, scopeId());
         return index + 3;
     }
 
@@ -42,7 +45,7 @@ public record Namespace(String project, String session, Scope scope) {
     public void addTo(List<Object> parameters) {
         parameters.add(project);
         parameters.add(session);
-        parameters.add(scope.id());
+        parameters.add(scopeId());
     }
 
     /** The condition selecting this namespace's rows of table alias {@code e}: three parameters. */

@@ -2,9 +2,11 @@ package dev.forge.memory.sqlite.internal;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.InvalidEntryException;
@@ -12,10 +14,13 @@ import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
 import dev.forge.memory.Keys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -34,10 +39,10 @@ public final class Rows {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .build();
-    private static final TypeReference<List<Object>> LIST = new TypeReference<>() {
-    };
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
-    };
+    private static final ObjectReader METADATA_READER = JSON.readerFor(new TypeReference<Map<String, Object>>() {
+    });
+    private static final String EMPTY_ARRAY = "[]";
+    private static final String EMPTY_OBJECT = "{}";
 
     private Rows() {
     }
@@ -66,20 +71,47 @@ public final class Rows {
      * @throws CorruptEntryException if the row cannot be an entry (JSON that does not parse, a bad scope, ...)
      */
     public static MemoryEntry entry(ResultSet rows, Path database) throws SQLException {
-        String key = rows.getString("key");
-        String scopeId = rows.getString("scope");
+        return entry(rows, rows.findColumn("key"), database);
+    }
+
+    /**
+     * The entry in the current row of {@code rows}, whose {@link #ENTRY_COLUMNS} start at column {@code first}: read by
+     * position, which spares a lookup by name per column and row.
+     *
+     * @throws CorruptEntryException if the row cannot be an entry (JSON that does not parse, a bad scope, ...)
+     */
+    public static MemoryEntry entry(ResultSet rows, int first, Path database) throws SQLException {
+        String key = rows.getString(first);
+        String scopeId = rows.getString(first + 1);
         try {
-            Scope scope = Scope.parse(scopeId);
-            String value = rows.getString("value");
+            Scope scope = scope(scopeId);
+            String value = rows.getString(first + 2);
             if (value == null) {
                 throw new IllegalArgumentException("its value is NULL");
             }
-            return new MemoryEntry(key, value, scope, tags(rows.getString("tags")), metadata(rows.getString("metadata")),
-                    Instant.ofEpochMilli(rows.getLong("created_at")), Instant.ofEpochMilli(rows.getLong("updated_at")),
-                    rows.getLong("version"));
+            return new MemoryEntry(key, value, scope, tags(rows.getString(first + 3)), metadata(rows.getString(first + 4)),
+                    Instant.ofEpochMilli(rows.getLong(first + 5)), Instant.ofEpochMilli(rows.getLong(first + 6)),
+                    rows.getLong(first + 7));
         } catch (IllegalArgumentException | NullPointerException | InvalidRequestException | InvalidEntryException e) {
             throw corrupt(database, key, scopeId, e);
         }
+    }
+
+    /** The scope of a stored id: the ids this provider writes without a search, anything else as the API parses it. */
+    private static Scope scope(String id) {
+        if (id != null) {
+            switch (id) {
+                case "session":
+                    return Scope.SESSION;
+                case "project":
+                    return Scope.PROJECT;
+                case "global":
+                    return Scope.GLOBAL;
+                default:
+                    break;
+            }
+        }
+        return Scope.parse(id);
     }
 
     static CorruptEntryException corrupt(Path database, String key, String scope, Exception e) {
@@ -88,28 +120,99 @@ public final class Rows {
                 + " Fix or delete the row with a SQLite tool, or purge the key.", e);
     }
 
+    /**
+     * The tags of a row: as {@link #tagsJson} writes them without escapes ({@code []}, {@code ["a","b"]}: most rows)
+     * split without a parser, else read token by token, which checks what the general reader checks (an array of
+     * text, nothing after it) without building a list of objects first.
+     */
     static List<String> tags(String json) {
-        List<Object> items = read(json, LIST, "tags");
-        for (Object item : items) {
-            if (!(item instanceof String)) {
-                throw new IllegalArgumentException("its tags hold a " + (item == null ? "null" : "non-text") + " item");
+        if (EMPTY_ARRAY.equals(json)) {
+            return List.of();
+        }
+        if (json == null) {
+            throw new IllegalArgumentException("its tags are NULL");
+        }
+        List<String> plain = plainTags(json);
+        return plain != null ? plain : parsedTags(json);
+    }
+
+    /**
+     * Tags in the compact form {@link #tagsJson} writes, {@code ["a","b"]}, when no tag needs an escape: every quote is
+     * then a delimiter. Null for any other text (spaces, escapes, control characters), which the parser reads.
+     */
+    private static List<String> plainTags(String json) {
+        int end = json.length() - 2;
+        if (end < 2 || !json.startsWith("[\"") || !json.endsWith("\"]")) {
+            return null;
+        }
+        List<String> tags = new ArrayList<>(4);
+        int start = 2;
+        for (int i = start; i <= end; i++) {
+            char c = json.charAt(i);
+            if (c == '\\' || c < 0x20) {
+                return null;
+            }
+            if (c == '"') {
+                if (i == end) {
+                    tags.add(json.substring(start, end));
+                    return tags;
+                }
+                if (i + 2 > end || json.charAt(i + 1) != ',' || json.charAt(i + 2) != '"') {
+                    return null;
+                }
+                tags.add(json.substring(start, i));
+                i += 2;
+                start = i + 1;
             }
         }
-        @SuppressWarnings("unchecked")
-        List<String> tags = (List<String>) (List<?>) items;
-        return tags;
+        return null;
     }
 
+    private static List<String> parsedTags(String json) {
+        try (JsonParser parser = JSON.createParser(json)) {
+            JsonToken start = parser.nextToken();
+            if (start == JsonToken.VALUE_NULL) {
+                throw new IllegalArgumentException("its tags are JSON null");
+            }
+            if (start != JsonToken.START_ARRAY) {
+                throw new IllegalArgumentException("its tags are not valid JSON (not an array: " + start + ")");
+            }
+            List<String> tags = new ArrayList<>();
+            for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                if (token == JsonToken.VALUE_STRING) {
+                    tags.add(parser.getText());
+                } else if (token == null) {
+                    throw new IllegalArgumentException("its tags are not valid JSON (the array is not closed)");
+                } else {
+                    throw new IllegalArgumentException("its tags hold a " + (token == JsonToken.VALUE_NULL ? "null" : "non-text")
+                            + " item");
+                }
+            }
+            if (parser.nextToken() != null) {
+                throw new IllegalArgumentException("its tags are not valid JSON (text after the array)");
+            }
+            return tags;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("its tags are not valid JSON (" + e.getOriginalMessage() + ")", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading a string cannot fail", e);
+        }
+    }
+
+    /** The metadata of a row: {@code {}} (most rows) without a parser, else read by the one shared reader. */
     static Map<String, Object> metadata(String json) {
-        return read(json, MAP, "metadata");
+        if (EMPTY_OBJECT.equals(json)) {
+            return Map.of();
+        }
+        return read(json, METADATA_READER, "metadata");
     }
 
-    private static <T> T read(String json, TypeReference<T> type, String what) {
+    private static <T> T read(String json, ObjectReader reader, String what) {
         if (json == null) {
             throw new IllegalArgumentException("its " + what + " are NULL");
         }
         try {
-            T value = JSON.readValue(json, type);
+            T value = reader.readValue(json);
             if (value == null) {
                 throw new IllegalArgumentException("its " + what + " are JSON null");
             }

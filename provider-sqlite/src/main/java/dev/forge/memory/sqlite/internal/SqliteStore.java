@@ -131,12 +131,11 @@ public final class SqliteStore implements EntryStore {
         Namespace namespace = namespace(scope);
         Keys.validate(key);
         checkOpen();
-        return database.read("read " + describe(key, scope), connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(Statements.GET)) {
-                statement.setString(namespace.bind(statement, 1), key);
-                try (ResultSet rows = statement.executeQuery()) {
-                    return rows.next() ? Optional.of(Rows.entry(rows, path())) : Optional.<MemoryEntry>empty();
-                }
+        return database.read(() -> "read " + describe(key, scope), connection -> {
+            PreparedStatement statement = database.prepared(connection, Statements.GET);
+            statement.setString(namespace.bind(statement, 1), key);
+            try (ResultSet rows = statement.executeQuery()) {
+                return rows.next() ? Optional.of(Rows.entry(rows, ENTRY_AFTER_ID, path())) : Optional.<MemoryEntry>empty();
             }
         });
     }
@@ -396,28 +395,33 @@ public final class SqliteStore implements EntryStore {
             return List.of(); // no key is that long, and SQLite's GLOB refuses patterns over 50,000 bytes
         }
         Statements.QuerySql sql = Statements.query(query, project, session);
-        List<MemoryEntry> candidates = database.read("run the query '" + query.pattern() + "'", connection -> {
-            List<MemoryEntry> rows = new ArrayList<>();
-            try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-                bind(statement, sql.parameters());
-                try (ResultSet results = statement.executeQuery()) {
-                    while (results.next()) {
-                        readable(results).ifPresent(rows::add);
-                    }
+        List<MemoryEntry> rows = database.read("run the query '" + query.pattern() + "'", connection -> {
+            List<MemoryEntry> read = new ArrayList<>();
+            PreparedStatement statement = database.prepared(connection, sql.sql());
+            bind(statement, sql.parameters());
+            try (ResultSet results = statement.executeQuery()) {
+                while (results.next()) {
+                    readable(results).ifPresent(read::add);
                 }
             }
-            return rows;
+            return read;
         });
-        if (!sql.paged()) {
-            return query.apply(candidates);
+        if (!sql.exact()) {
+            return query.apply(rows);
         }
-        // The SQL ordered and paged already; the API's matcher checks the page once more, without skipping again.
-        return new Query(query.pattern(), query.scopes(), query.filter(), query.order(), query.limit(), 0).apply(candidates);
+        // Exact SQL selected the matches: only the order (and, unless the SQL paged, the page) is left to do.
+        if (!sql.paged()) {
+            rows.sort(query.order().comparator());
+        }
+        return List.copyOf(rows);
     }
+
+    /** Where {@link Rows#ENTRY_COLUMNS} start in the rows of statements selecting {@code e.id} first. */
+    private static final int ENTRY_AFTER_ID = 2;
 
     private Optional<MemoryEntry> readable(ResultSet row) throws SQLException {
         try {
-            return Optional.of(Rows.entry(row, path()));
+            return Optional.of(Rows.entry(row, ENTRY_AFTER_ID, path()));
         } catch (CorruptEntryException e) {
             LOG.warn("Skipping an unreadable row of {}: {}", path(), e.getMessage());
             return Optional.empty();
@@ -447,6 +451,12 @@ public final class SqliteStore implements EntryStore {
      * Keyword search through FTS5. {@code bm25()} is negative, lower is better; a hit's score is
      * {@code s = -bm25 / (1 - bm25)}, which maps (-inf, 0) onto (0, 1) keeping the order: scores compare within one
      * result list, and a threshold keeps its meaning whatever the limit. Ties go by key, then scope.
+     *
+     * <p>The SQL orders by {@code bm25()}, then key, then scope, and is read until the scores fall below the last hit
+     * kept. Two rows whose {@code bm25()} differ by a rounding step can share a score, and then the key decides, so every
+     * row tied in score with the last hit is looked at; a tied row that cannot come before that hit (a later key) is
+     * passed over without being decoded. Where the SQL applies the whole filter it first asks for the best
+     * {@code limit + }{@value #TIE_WINDOW} rows only, and again without a limit when the ties run past them.
      */
     public List<Found> search(SearchRequest request, boolean snippets) {
         checkOpen();
@@ -455,37 +465,94 @@ public final class SqliteStore implements EntryStore {
         if (terms.isEmpty()) {
             return List.of();
         }
-        Statements.Bound sql = Statements.search(request, Statements.match(terms), project, session, snippets);
-        List<Found> found = database.read("search for '" + abbreviateText(request.text()) + "'", connection -> {
-            List<Found> hits = new ArrayList<>();
-            double previous = 1.0;
-            try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-                bind(statement, sql.parameters());
-                try (ResultSet results = statement.executeQuery()) {
-                    while (results.next()) {
-                        double bm25 = results.getDouble("bm25_rank");
-                        // Rows come best first; keeping the scores from rising by a rounding step keeps the cut exact.
-                        double score = Math.min(previous, score(bm25));
-                        previous = score;
-                        if (score < request.threshold()) {
-                            break;
-                        }
-                        if (hits.size() >= request.limit() && score < hits.get(request.limit() - 1).hit().score()) {
-                            break;
-                        }
-                        Optional<MemoryEntry> entry = readable(results);
-                        if (entry.isPresent() && request.filter().matches(entry.get())
-                                && request.scopes().contains(entry.get().scope())) {
-                            hits.add(new Found(new Hit(entry.get(), score), snippets ? results.getString("snippet") : null));
-                        }
+        String match = Statements.match(terms);
+        long window = (long) request.limit() + TIE_WINDOW;
+        Optional<Statements.Bound> limited = Statements.searchLimited(request, match, project, session, snippets, window);
+        if (limited.isPresent()) {
+            Optional<List<Found>> found = search(limited.get(), request, snippets, window);
+            if (found.isPresent()) {
+                return found.get();
+            }
+        }
+        return search(Statements.search(request, match, project, session, snippets), request, snippets, Long.MAX_VALUE)
+                .orElseThrow();
+    }
+
+    /** How many rows past the limit a search with a {@code LIMIT} reads, for hits tied with the last one. */
+    static final int TIE_WINDOW = 64;
+
+    /** The hits of {@code sql}, or empty when it gave all its {@code window} rows while they were still tied. */
+    private Optional<List<Found>> search(Statements.Bound sql, SearchRequest request, boolean snippets, long window) {
+        return database.read("search for '" + abbreviateText(request.text()) + "'", connection -> {
+            PreparedStatement statement = database.prepared(connection, sql.sql());
+            bind(statement, sql.parameters());
+            try (ResultSet results = statement.executeQuery()) {
+                return rank(results, request, snippets, window);
+            }
+        });
+    }
+
+    /**
+     * The best {@code request.limit()} hits of {@code results}, rows of {@link Statements#search}, best first; empty
+     * when the {@code window} rows of a limited statement ran out while the rows were still tied with the last hit.
+     */
+    private Optional<List<Found>> rank(ResultSet results, SearchRequest request, boolean snippets, long window)
+            throws SQLException {
+        int limit = request.limit();
+        List<Found> hits = new ArrayList<>();
+        double previous = 1.0;
+        long rows = 0;
+        boolean cut = false;
+        while (results.next()) {
+            rows++;
+            // Rows come best first; keeping the scores from rising by a rounding step keeps the cut exact.
+            double score = Math.min(previous, score(results.getDouble(Statements.SEARCH_BM25_COLUMN)));
+            previous = score;
+            if (score < request.threshold()) {
+                cut = true;
+                break;
+            }
+            if (hits.size() >= limit) {
+                Found last = hits.get(limit - 1);
+                if (score < last.hit().score()) {
+                    cut = true;
+                    break;
+                }
+                if (!beforeLast(results, last)) {
+                    continue; // tied in score, but after the last hit by key and scope: not decoded
+                }
+            }
+            Optional<MemoryEntry> entry = readable(results);
+            if (entry.isPresent() && request.filter().matches(entry.get()) && request.scopes().contains(entry.get().scope())) {
+                hits.add(new Found(new Hit(entry.get(), score), snippets ? results.getString(Statements.SEARCH_SNIPPET_COLUMN) : null));
+                if (hits.size() >= limit) {
+                    hits.sort(Comparator.comparing(Found::hit, RANKING));
+                    if (hits.size() > limit) {
+                        hits.remove(limit);
                     }
                 }
             }
-            return hits;
-        });
-        List<Found> ranked = new ArrayList<>(found);
-        ranked.sort(Comparator.comparing(Found::hit, RANKING));
-        return ranked.size() > request.limit() ? List.copyOf(ranked.subList(0, request.limit())) : List.copyOf(ranked);
+        }
+        if (!cut && rows >= window) {
+            return Optional.empty();
+        }
+        hits.sort(Comparator.comparing(Found::hit, RANKING));
+        return Optional.of(List.copyOf(hits));
+    }
+
+    /** Whether the row at {@code results} (tied in score with {@code last}) comes before it: by key, then scope. */
+    private static boolean beforeLast(ResultSet results, Found last) throws SQLException {
+        MemoryEntry entry = last.hit().entry();
+        String key = results.getString(ENTRY_AFTER_ID);
+        if (key == null) {
+            return true; // a damaged row: decoding it reports it
+        }
+        int byKey = Keys.compareKeys(key, entry.key());
+        if (byKey != 0) {
+            return byKey < 0;
+        }
+        String scope = results.getString(ENTRY_AFTER_ID + 1);
+        return scope != null && Statements.scopeRank(scope) < entry.scope().ordinal();
     }
 
     /** The score of a {@code bm25()} value: {@code -bm25 / (1 - bm25)}, in (0, 1), higher is better. */
@@ -508,12 +575,11 @@ public final class SqliteStore implements EntryStore {
         checkOpen();
         return database.read("read the history of " + describe(key, scope), connection -> {
             List<MemoryEntry> versions = new ArrayList<>();
-            try (PreparedStatement statement = connection.prepareStatement(Statements.VERSIONS)) {
-                statement.setString(namespace.bind(statement, 1), key);
-                try (ResultSet rows = statement.executeQuery()) {
-                    while (rows.next()) {
-                        versions.add(Rows.entry(rows, path()));
-                    }
+            PreparedStatement statement = database.prepared(connection, Statements.VERSIONS);
+            statement.setString(namespace.bind(statement, 1), key);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    versions.add(Rows.entry(rows, 1, path()));
                 }
             }
             return List.copyOf(versions);

@@ -20,8 +20,9 @@ import java.util.Optional;
  * The SQL the provider runs, in one place so that tests can ask SQLite for the plan of exactly these statements.
  *
  * <p>Queries and searches are translated into SQL that narrows the candidates with indexes (namespace and key,
- * key ranges, tags, metadata fields, update times); the API's own matcher then decides exactly, so the SQL never has
- * to reproduce every rule. Only where the SQL is exact for every condition does it also order and page.
+ * key ranges, tags, metadata fields, update times); where a condition is not exact in SQL the API's own matcher then
+ * decides, so the SQL never has to reproduce every rule. Where the SQL is exact for every condition its rows are the
+ * result as they are (no second pass of the matcher), and with a limit or offset the SQL also orders and pages.
  */
 public final class Statements {
 
@@ -88,10 +89,11 @@ public final class Statements {
     }
 
     /**
-     * A query translated: {@code paged} when the SQL also orders and pages (every condition exact, and a limit or
-     * offset given), else the rows are candidates, a superset of the matches in no particular order.
+     * A query translated: {@code exact} when the SQL selects exactly the matching entries (every condition exact), else
+     * the rows are candidates, a superset of the matches; {@code paged} when the SQL also orders and pages (exact, and
+     * a limit or offset given), else the rows come in no particular order.
      */
-    public record QuerySql(String sql, List<Object> parameters, boolean paged) {
+    public record QuerySql(String sql, List<Object> parameters, boolean exact, boolean paged) {
     }
 
     /** The SQL string literal of the JSON path of top-level metadata field {@code field}, if one can name it. */
@@ -167,7 +169,7 @@ public final class Statements {
         if (!exact || query.limit() == Query.UNLIMITED && query.offset() == 0) {
             // Without a page to cut, sorting in SQL saves nothing, and ORDER BY key would draw the planner to the key
             // index even where a tag or metadata index selects far fewer rows.
-            return new QuerySql(sql.toString(), List.copyOf(parameters), false);
+            return new QuerySql(sql.toString(), List.copyOf(parameters), exact, false);
         }
         sql.append("\nORDER BY ").append(switch (query.order()) {
             case KEY -> "key, scope_rank";
@@ -178,7 +180,7 @@ public final class Statements {
         sql.append(" LIMIT ? OFFSET ?");
         parameters.add(query.limit());
         parameters.add(query.offset());
-        return new QuerySql(sql.toString(), List.copyOf(parameters), true);
+        return new QuerySql(sql.toString(), List.copyOf(parameters), true, true);
     }
 
     /** Adds the key conditions of {@code pattern}; returns whether they select exactly the matching keys. */
@@ -333,7 +335,32 @@ public final class Statements {
      */
     public static Bound search(SearchRequest request, String match, String project, String session, boolean snippets) {
         List<Object> parameters = new ArrayList<>();
-        StringBuilder sql = new StringBuilder("SELECT e.id, ").append(Rows.ENTRY_COLUMNS).append(", bm25(entries_fts) AS bm25_rank");
+        StringBuilder sql = new StringBuilder();
+        search(request, match, project, session, snippets, sql, parameters);
+        return new Bound(sql.toString(), List.copyOf(parameters));
+    }
+
+    /**
+     * {@link #search} cut after {@code rows} rows by a {@code LIMIT}, where the SQL applies the whole filter (else rows
+     * that the API's matcher refuses would take places in the cut): then SQLite keeps only the best rows while it
+     * sorts, instead of sorting every match.
+     */
+    public static Optional<Bound> searchLimited(SearchRequest request, String match, String project, String session,
+            boolean snippets, long rows) {
+        List<Object> parameters = new ArrayList<>();
+        StringBuilder sql = new StringBuilder();
+        if (!search(request, match, project, session, snippets, sql, parameters)) {
+            return Optional.empty();
+        }
+        sql.append(" LIMIT ?");
+        parameters.add(rows);
+        return Optional.of(new Bound(sql.toString(), List.copyOf(parameters)));
+    }
+
+    /** Writes the search's SQL and parameters; returns whether the SQL applies the whole filter. */
+    private static boolean search(SearchRequest request, String match, String project, String session, boolean snippets,
+            StringBuilder sql, List<Object> parameters) {
+        sql.append("SELECT e.id, ").append(Rows.ENTRY_COLUMNS).append(", bm25(entries_fts) AS bm25_rank");
         if (snippets) {
             sql.append(", snippet(entries_fts, -1, ?, ?, ?, ?) AS snippet");
             parameters.add(SNIPPET_OPEN);
@@ -353,9 +380,24 @@ public final class Statements {
             }
         }
         where.append(')');
-        filterConditions(request.filter(), null, where, parameters);
-        sql.append(where).append(" ORDER BY bm25(entries_fts)");
-        return new Bound(sql.toString(), List.copyOf(parameters));
+        boolean exact = filterConditions(request.filter(), null, where, parameters);
+        // Ties of bm25() by key, then scope in the order of Scope (not of the ids' text): the order of the hits.
+        sql.append(where).append(" ORDER BY bm25(entries_fts), e.key, CASE e.scope WHEN 'session' THEN 0 WHEN 'project' THEN 1 ELSE 2 END");
+        return exact;
+    }
+
+    /** The column of {@code bm25()} in the rows of {@link #search}. */
+    public static final int SEARCH_BM25_COLUMN = 10;
+    /** The column of the snippet in the rows of {@link #search} with snippets. */
+    public static final int SEARCH_SNIPPET_COLUMN = 11;
+
+    /** The rank of a stored scope id in the order of {@link Scope}, as {@link #search} orders ties. */
+    public static int scopeRank(String scopeId) {
+        return switch (scopeId) {
+            case "session" -> 0;
+            case "project" -> 1;
+            default -> 2;
+        };
     }
 
     /** What marks the start of a matched term in a snippet. */
