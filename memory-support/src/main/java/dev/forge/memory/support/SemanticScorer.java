@@ -17,8 +17,8 @@ import java.util.function.Function;
 /**
  * Semantic and hybrid ranking for providers that hold their candidates in memory and have an
  * {@link EmbeddingModel}: brute-force cosine similarity, and reciprocal rank fusion with {@link KeywordScorer}.
- * {@link #fuseScores} is the score-normalised fusion that the vector and hybrid providers use by default
- * ({@link FusionMethod}).
+ * {@link #fuseClippedScores} is the score-normalised fusion that the vector and hybrid providers use by default,
+ * {@link #fuseScores} its unclipped form ({@link FusionMethod}).
  *
  * <ul>
  *   <li>SEMANTIC: the score is the cosine similarity of the query's vector and the entry's (unit vectors, so the
@@ -131,9 +131,9 @@ public final class SemanticScorer {
     }
 
     /**
-     * Fuses a keyword and a semantic ranking with {@code method}: {@link #fuseScores} for
-     * {@link FusionMethod#ZSCORE} (where {@code k} plays no part), the weighted reciprocal rank fusion above for
-     * {@link FusionMethod#RRF}.
+     * Fuses a keyword and a semantic ranking with {@code method}: {@link #fuseClippedScores} for
+     * {@link FusionMethod#CLIPPED_ZSCORE} and {@link #fuseScores} for {@link FusionMethod#ZSCORE} (where {@code k}
+     * plays no part), the weighted reciprocal rank fusion above for {@link FusionMethod#RRF}.
      *
      * @throws IllegalArgumentException if {@code k} is below 1 or the weight is outside (0, 1]
      */
@@ -145,7 +145,8 @@ public final class SemanticScorer {
         if (k < 1) {
             throw new IllegalArgumentException("the rank constant k must be at least 1, was " + k);
         }
-        return fuseScores(request, keyword, semantic, keywordWeight);
+        return method == FusionMethod.ZSCORE ? fuseScores(request, keyword, semantic, keywordWeight)
+                : fuseClippedScores(request, keyword, semantic, keywordWeight);
     }
 
     /**
@@ -163,6 +164,30 @@ public final class SemanticScorer {
      */
     public static List<Hit> fuseScores(SearchRequest request, List<Hit> keyword, List<Hit> semantic,
             double keywordWeight) {
+        return fuseZScores(request, keyword, semantic, keywordWeight, false);
+    }
+
+    /**
+     * Score-normalised fusion of the evidence only, HYBRID's default: as {@link #fuseScores}, but a z-score below 0
+     * counts as 0, and so does absence from a ranking. An entry's evidence is
+     * {@code (keywordWeight * max(0, zKeyword) + max(0, zSemantic)) / (keywordWeight + 1)}: a ranking speaks for the
+     * entries it scores above its own mean and against none. Plain z-scores give an entry that one ranking lacks that
+     * ranking's lowest value, so a weak ranking (a few common words matched, its hits below its mean) still lifts the
+     * entries it matched over the other ranking's clear hits; clipped, it cannot. Scores: the logistic function of
+     * the evidence, in (0.5, 1), for an entry above the mean of at least one ranking; the others follow in the order of
+     * {@link #fuseScores}, scored half its score, below 0.5. The request's threshold and limit apply; ties by key, then
+     * scope.
+     *
+     * @param keywordWeight in (0, 1]; 1 weighs both rankings equally
+     * @throws IllegalArgumentException if the weight is outside (0, 1]
+     */
+    public static List<Hit> fuseClippedScores(SearchRequest request, List<Hit> keyword, List<Hit> semantic,
+            double keywordWeight) {
+        return fuseZScores(request, keyword, semantic, keywordWeight, true);
+    }
+
+    private static List<Hit> fuseZScores(SearchRequest request, List<Hit> keyword, List<Hit> semantic,
+            double keywordWeight, boolean clipped) {
         if (!(keywordWeight > 0 && keywordWeight <= 1)) {
             throw new IllegalArgumentException("the keyword weight must be in (0, 1], was " + keywordWeight);
         }
@@ -173,15 +198,21 @@ public final class SemanticScorer {
         double semanticFloor = semanticZ.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
         List<Hit> hits = new ArrayList<>();
         entries.forEach((ref, entry) -> {
-            double fused = (keywordWeight * keywordZ.getOrDefault(ref, keywordFloor)
-                    + semanticZ.getOrDefault(ref, semanticFloor)) / (keywordWeight + 1);
-            double score = 1 / (1 + Math.exp(-fused));
+            double zKeyword = keywordZ.getOrDefault(ref, keywordFloor);
+            double zSemantic = semanticZ.getOrDefault(ref, semanticFloor);
+            double plain = logistic((keywordWeight * zKeyword + zSemantic) / (keywordWeight + 1));
+            double evidence = (keywordWeight * Math.max(0, zKeyword) + Math.max(0, zSemantic)) / (keywordWeight + 1);
+            double score = !clipped ? plain : evidence > 0 ? logistic(evidence) : plain / 2;
             if (score > 0 && score >= request.threshold()) {
                 hits.add(new Hit(entry, Math.min(1.0, score)));
             }
         });
         hits.sort(RANKING);
         return cut(hits, request.limit());
+    }
+
+    private static double logistic(double value) {
+        return 1 / (1 + Math.exp(-value));
     }
 
     /** The z-score of each hit's score within its ranking; records each entry (the first ranking's object wins). */

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Reciprocal rank fusion: scaling, threshold, limit, ties, and the rank constant. */
+/** Reciprocal rank fusion and score fusion (plain and clipped z-scores): scaling, threshold, limit, ties, weights. */
 class SemanticScorerFuseTest {
 
     private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
@@ -160,8 +160,53 @@ class SemanticScorerFuseTest {
                 .isEqualTo(SemanticScorer.fuse(request(10, 0), keyword, semantic, 20, 0.5));
         assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic, FusionMethod.ZSCORE, 20, 0.5))
                 .isEqualTo(SemanticScorer.fuseScores(request(10, 0), keyword, semantic, 0.5));
+        assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic, FusionMethod.CLIPPED_ZSCORE, 20, 0.5))
+                .isEqualTo(SemanticScorer.fuseClippedScores(request(10, 0), keyword, semantic, 0.5));
         assertThat(FusionMethod.parse(" ZScore ")).isEqualTo(FusionMethod.ZSCORE);
+        assertThat(FusionMethod.parse("clipped_zscore")).isEqualTo(FusionMethod.CLIPPED_ZSCORE);
         assertThatThrownBy(() -> FusionMethod.parse("combsum")).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("'fusion' cannot be 'combsum': use zscore or rrf.");
+                .hasMessageContaining("'fusion' cannot be 'combsum': use clipped_zscore, zscore or rrf.");
+    }
+
+    @Test
+    void the_default_fusion_is_clipped_z_scores_with_equal_weights() {
+        assertThat(FusionMethod.DEFAULT).isEqualTo(FusionMethod.CLIPPED_ZSCORE);
+        assertThat(FusionMethod.DEFAULT_KEYWORD_WEIGHT).isEqualTo(1.0);
+    }
+
+    @Test
+    void clipped_fusion_counts_a_keyword_score_below_its_rankings_mean_as_no_evidence() {
+        // "w" matched a common word: present in the keyword ranking but below its mean. "s" is the semantic top hit
+        // and absent from the keyword ranking.
+        List<Hit> keyword = List.of(hit("k", 0.9), hit("k2", 0.85), hit("w", 0.3), hit("z", 0.1));
+        List<Hit> semantic = List.of(hit("s", 0.80), hit("w", 0.78), hit("f1", 0.40), hit("f2", 0.38));
+        List<String> clipped = keys(SemanticScorer.fuseClippedScores(request(10, 0), keyword, semantic, 1.0));
+        assertThat(clipped.indexOf("s")).isLessThan(clipped.indexOf("w"));
+        // Plain z-scores give "s" the keyword ranking's lowest value, under the weak match of "w".
+        List<String> plain = keys(SemanticScorer.fuseScores(request(10, 0), keyword, semantic, 1.0));
+        assertThat(plain.indexOf("w")).isLessThan(plain.indexOf("s"));
+    }
+
+    @Test
+    void clipped_fusion_scores_evidence_above_one_half_and_orders_the_rest_by_plain_z_scores_below_it() {
+        List<Hit> keyword = List.of(hit("a", 0.9), hit("b", 0.5), hit("c", 0.2), hit("d", 0.1));
+        List<Hit> semantic = List.of(hit("e", 0.8), hit("a", 0.7), hit("c", 0.3), hit("d", 0.2));
+        List<Hit> fused = SemanticScorer.fuseClippedScores(request(10, 0), keyword, semantic, 1.0);
+        assertThat(keys(fused)).containsExactly("a", "e", "b", "c", "d");
+        assertThat(fused.subList(0, 3)).allSatisfy(h -> assertThat(h.score()).isGreaterThan(0.5).isLessThan(1.0));
+        // "c" and "d" are below the mean in both rankings: no evidence, ordered as plain z-score fusion orders them.
+        assertThat(fused.subList(3, 5)).allSatisfy(h -> assertThat(h.score()).isPositive().isLessThan(0.5));
+        assertThat(fused).isEqualTo(SemanticScorer.fuseClippedScores(request(10, 0), semantic, keyword, 1.0));
+    }
+
+    @Test
+    void clipped_fusion_applies_threshold_limit_and_weight() {
+        List<Hit> keyword = List.of(hit("noise", 0.9), hit("s1", 0.1), hit("s2", 0.1));
+        List<Hit> semantic = List.of(hit("s1", 0.9), hit("s2", 0.8), hit("noise", 0.1));
+        assertThat(keys(SemanticScorer.fuseClippedScores(request(1, 0), keyword, semantic, 0.25))).containsExactly("s1");
+        assertThat(SemanticScorer.fuseClippedScores(request(10, 0.55), keyword, semantic, 1.0)).isNotEmpty()
+                .allSatisfy(h -> assertThat(h.score()).isGreaterThanOrEqualTo(0.55));
+        assertThatThrownBy(() -> SemanticScorer.fuseClippedScores(request(10, 0), keyword, semantic, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyword weight");
     }
 }

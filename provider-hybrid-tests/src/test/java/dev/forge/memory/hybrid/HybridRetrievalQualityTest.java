@@ -21,24 +21,25 @@ import org.junit.jupiter.api.io.TempDir;
  * Retrieval quality of the router's HYBRID search on the labelled chat set of provider-vector's tests, with sqlite
  * storage (FTS5 BM25 keyword ranking) and a vector search child with the default MiniLM model: the router fuses the
  * vector child's semantic ranking with the storage's keyword ranking. Printed beside the single modes and the vector
- * provider's own HYBRID (its own BM25 fused the same way). Measured with the default fusion (z-score, equal weights;
- * Java 17, x86-64):
+ * provider's own HYBRID (its own BM25 fused the same way). Measured with the default fusion (clipped z-scores, equal
+ * weights; Java 17, x86-64):
  *
  * <pre>
  *   ranking                            recall@5  recall@10
  *   KEYWORD (vector child, BM25)          0.500      0.512
- *   KEYWORD (sqlite storage, FTS5)        0.440      0.548
+ *   KEYWORD (sqlite storage, FTS5)        0.500      0.536
  *   SEMANTIC (vector child)               0.833      0.929
- *   HYBRID (router: sqlite + vector)      0.714      0.845
- *   HYBRID (vector child alone)           0.702      0.905
+ *   HYBRID (router: sqlite + vector)      0.762      0.905
+ *   HYBRID (vector child alone)           0.786      0.929
  * </pre>
  *
- * The questions paraphrase their answers, so a keyword ranking adds little here, and the storage's FTS5 ranking (no
- * stemming) costs the router 3.5 questions of recall@10 against SEMANTIC alone. The fusion before (weighted reciprocal
- * rank fusion, k 20, keyword weight 0.25, chosen on this set) gave 0.798 and 0.917 here, but 54.1 against the
- * storage's keyword ranking's 54.7 at recall@10 on real conversations, where z-score fusion gives 64.1
- * (docs/RETRIEVAL.md): the default is the one not fitted to either set. The checks: HYBRID beats both keyword
- * rankings, and stays within four questions (4/42) of SEMANTIC and above a floor one question under what it measured.
+ * The questions paraphrase their answers, so a keyword ranking adds little here. The vector child's HYBRID equals
+ * SEMANTIC at recall@10; the router stays one question under it: on "How is Jonas studying the local language?" the
+ * storage's FTS5 ranking puts other turns naming Jonas above its mean and the answer below it (plain z-score fusion,
+ * the default before, was 3.5 questions under: 0.845). No fusion tried without fitting a constant to this set closes
+ * that question (docs/RETRIEVAL.md, "Fusion"). The checks: the vector child's HYBRID is at least the better of its
+ * two rankings at recall@10; the router's beats both keyword rankings and stays within one question (1/42) of
+ * SEMANTIC, above a floor one question under what it measured.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HybridRetrievalQualityTest {
@@ -92,9 +93,16 @@ class HybridRetrievalQualityTest {
     }
 
     @Test
-    void the_routers_hybrid_recall_at_10_stays_within_four_questions_of_semantic_and_above_the_floor() {
+    void the_vector_childs_hybrid_recall_at_10_is_at_least_that_of_the_better_single_mode() {
+        double hybrid = recall.get("HYBRID (vector child alone)")[1];
+        assertThat(hybrid).isGreaterThanOrEqualTo(recall.get("KEYWORD (vector child, BM25)")[1]);
+        assertThat(hybrid).isGreaterThanOrEqualTo(recall.get("SEMANTIC (vector child)")[1]);
+    }
+
+    @Test
+    void the_routers_hybrid_recall_at_10_stays_within_one_question_of_semantic_and_above_the_floor() {
         double hybrid = recall.get("HYBRID (router: sqlite + vector)")[1];
-        assertThat(hybrid).isGreaterThanOrEqualTo(recall.get("SEMANTIC (vector child)")[1] - 4.0 / 42 - 1e-9);
-        assertThat(hybrid).isGreaterThanOrEqualTo(0.82);
+        assertThat(hybrid).isGreaterThanOrEqualTo(recall.get("SEMANTIC (vector child)")[1] - 1.0 / 42 - 1e-9);
+        assertThat(hybrid).isGreaterThanOrEqualTo(0.88);
     }
 }

@@ -28,7 +28,7 @@ import java.util.Optional;
  * @param outbox        where missed updates of the search and relationships children wait; default
  *                      {@code {path: .forge/outbox, retry_interval: 5s}}
  * @param fusion        how HYBRID search fuses the semantic and the keyword ranking; default
- *                      {@code {method: zscore, rrf_k: 60, keyword_weight: 1}}
+ *                      {@code {method: clipped_zscore, rrf_k: 60, keyword_weight: 1}}
  */
 public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String, Object> search,
         Map<String, Object> relationships, Outbox outbox, Fusion fusion) {
@@ -87,7 +87,7 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
                         "how long the router waits before it tries a failed child again"),
                 Setting.of("fusion", "map", "", "HYBRID search: how the keyword and semantic rankings are fused"),
                 Setting.of("fusion.method", ConfigValues.choices(FusionMethod.class), fusion.method().id(),
-                        "zscore (score-normalised) or rrf (reciprocal rank fusion)"),
+                        "clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
                 Setting.of("fusion.rrf_k", "integer", String.valueOf(fusion.rrfK()), "the rank constant of rrf"),
                 Setting.of("fusion.keyword_weight", "number", String.valueOf(fusion.keywordWeight()),
                         "the keyword ranking's weight (semantic: 1)"));
@@ -184,7 +184,8 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
      * ({@link SemanticScorer#fuse(dev.forge.memory.SearchRequest, java.util.List, java.util.List, FusionMethod, int,
      * double)}), with the same defaults as the {@code vector} provider's.
      *
-     * @param method        {@code zscore} (score-normalised) or {@code rrf} (reciprocal rank fusion); default
+     * @param method        {@code clipped_zscore} or {@code zscore} (score-normalised), or {@code rrf} (reciprocal
+     *                      rank fusion); default
      *                      {@link FusionMethod#DEFAULT}
      * @param rrfK          the rank constant of {@code rrf}, at least 1; default 60
      * @param keywordWeight the keyword ranking's weight in (0, 1], the semantic ranking weighing 1; default 1

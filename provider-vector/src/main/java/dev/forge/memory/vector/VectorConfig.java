@@ -28,7 +28,7 @@ import java.util.Map;
  * @param embedding  the {@code embedding} block: {@code model} names an
  *                   {@link dev.forge.memory.embedding.EmbeddingModel} and the other keys are its settings; default
  *                   {@code {model: minilm}}
- * @param fusion     how HYBRID search fuses its keyword and semantic rankings; default {@code zscore} (see
+ * @param fusion     how HYBRID search fuses its keyword and semantic rankings; default {@code clipped_zscore} (see
  *                   {@link FusionMethod#DEFAULT})
  * @param rrfK       the rank constant {@code k} of reciprocal rank fusion when {@code fusion} is {@code rrf}, at least 1;
  *                   default 60
@@ -133,7 +133,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
                 Setting.of("embedding." + EmbeddingModels.MODEL_KEY, "string", DEFAULT_MODEL,
                         "the model's name; its own settings go beside it"),
                 Setting.of("fusion", ConfigValues.choices(FusionMethod.class), defaults.fusion().id(),
-                        "hybrid search: zscore (score-normalised) or rrf (reciprocal rank fusion)"),
+                        "hybrid search: clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
                 Setting.of("rrf_k", "integer", String.valueOf(defaults.rrfK()), "the rank constant of rrf fusion"),
                 Setting.of("keyword_weight", "number", String.valueOf(defaults.keywordWeight()),
                         "the keyword ranking's weight in hybrid fusion (semantic: 1)"),

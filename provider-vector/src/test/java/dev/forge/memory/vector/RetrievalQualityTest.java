@@ -20,27 +20,27 @@ import org.junit.jupiter.api.io.TempDir;
  * Retrieval quality on a small labelled set written for this project: four conversations of 25 short chat turns,
  * one entry per turn, and 42 questions that paraphrase what was said, each with the keys of the turns that answer
  * it. Measures turn-level recall@5 and recall@10 of every search mode with the default configuration (MiniLM,
- * weighted fusion) and checks that HYBRID is at least as good as each single mode in recall@10, the measure the
- * long-conversation benchmarks report. Measured with the default fusion (z-score, equal weights; Java 17, x86-64):
+ * clipped z-score fusion) and checks that HYBRID is at least as good as the better single mode in recall@10, the
+ * measure the long-conversation benchmarks report (Java 17, x86-64):
  *
  * <pre>
  *   mode      recall@5  recall@10
  *   KEYWORD      0.500      0.512
  *   SEMANTIC     0.833      0.929
- *   HYBRID       0.702      0.905
+ *   HYBRID       0.786      0.929
  * </pre>
  *
- * The questions paraphrase their answers by design, so the keyword ranking is mostly names and common words, and
- * HYBRID stays one question (1/42) under SEMANTIC at recall@10. The fusion before (weighted reciprocal rank fusion,
- * k = 20, keyword weight 0.25, chosen on this set) matched SEMANTIC here (0.786, 0.929) but lost 8 points of
- * recall@10 to KEYWORD on real conversations, where z-score fusion gains 6 over it (docs/RETRIEVAL.md): the default
- * is the one that is not fitted to either set. Plain reciprocal rank fusion (k = 60) scores 0.631 and 0.869 here.
- * The floors sit a few points under the measured values, so a change that makes retrieval worse fails here.
+ * The questions paraphrase their answers by design, so most keyword hits are names and common words, scored below
+ * the keyword ranking's mean: clipped z-score fusion counts those as no evidence, where plain z-score fusion (the
+ * default before) let them push semantic hits down and stayed one question under SEMANTIC (0.702, 0.905). On real
+ * conversations, where keyword search is the stronger side, the same fusion is 6.6 points of recall@10 above it
+ * (docs/RETRIEVAL.md, "Fusion"): one default, not fitted to either set. The floors sit a few points under the
+ * measured values, so a change that makes retrieval worse fails here.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RetrievalQualityTest {
 
-    // Two questions (0.048) under the measured 0.929 of SEMANTIC, one under HYBRID's 0.905; see the class comment.
+    // Two questions (0.048) under the measured 0.929 of SEMANTIC and HYBRID; see the class comment.
     private static final double SEMANTIC_FLOOR_AT_10 = 0.88;
     private static final double HYBRID_FLOOR_AT_10 = 0.88;
 
@@ -80,11 +80,10 @@ class RetrievalQualityTest {
     }
 
     @Test
-    void hybrid_recall_at_10_beats_keyword_and_stays_within_one_question_of_semantic() {
+    void hybrid_recall_at_10_is_at_least_that_of_the_better_single_mode() {
         double hybrid = recall.get(SearchMode.HYBRID)[1];
         assertThat(hybrid).as("recall@10 of HYBRID vs KEYWORD").isGreaterThanOrEqualTo(recall.get(SearchMode.KEYWORD)[1]);
-        assertThat(hybrid).as("recall@10 of HYBRID vs SEMANTIC")
-                .isGreaterThanOrEqualTo(recall.get(SearchMode.SEMANTIC)[1] - 1.0 / queries.size() - 1e-9);
+        assertThat(hybrid).as("recall@10 of HYBRID vs SEMANTIC").isGreaterThanOrEqualTo(recall.get(SearchMode.SEMANTIC)[1]);
     }
 
     @Test

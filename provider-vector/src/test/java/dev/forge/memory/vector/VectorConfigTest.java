@@ -30,7 +30,7 @@ class VectorConfigTest {
         assertThat(defaults.path()).isEqualTo(".forge/vectors");
         assertThat(defaults.globalPath()).isNull();
         assertThat(defaults.embedding()).isEqualTo(Map.of("model", "minilm"));
-        assertThat(defaults.fusion()).isEqualTo(FusionMethod.ZSCORE);
+        assertThat(defaults.fusion()).isEqualTo(FusionMethod.CLIPPED_ZSCORE);
         assertThat(defaults.rrfK()).isEqualTo(60);
         assertThat(defaults.keywordWeight()).isEqualTo(1.0);
         assertThat(defaults.overfetch()).isEqualTo(4);
@@ -50,7 +50,7 @@ class VectorConfigTest {
     @Test
     void an_unknown_fusion_is_rejected_with_the_known_ones() {
         assertThatThrownBy(() -> open(VectorStores.hashing(64, Map.of("fusion", "combsum"))))
-                .isInstanceOf(ConfigurationException.class).hasMessageContaining("use zscore or rrf");
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("use clipped_zscore, zscore or rrf");
     }
 
     @Test
