@@ -60,8 +60,9 @@ import java.util.Set;
  * {@linkplain EmbeddingModel#recognises recognise} it fails with {@link IndexModelMismatchException} unless the context
  * is {@linkplain ProviderContext#openForReindex() opened for reindex}, after which {@link Reindexing#reindex} rebuilds
  * every vector of both. A config that names no model gets the model the indexes record (the project's, else the
- * GLOBAL one's), else {@value VectorConfig#DEFAULT_MODEL} for new ones; the model loads its weights when the first
- * vector is needed, so reads, keyword search and deletes never do. Graph, transactions and history are not offered.
+ * GLOBAL one's), else {@value VectorConfig#DEFAULT_MODEL} for new ones. No read, keyword search or delete embeds, so
+ * a local model, which loads its weights on its first text, is never loaded by them. Graph, transactions and history
+ * are not offered.
  *
  * <p>Search modes and scores, index layout, reindex and settings: docs/providers/vector.md.
  */
