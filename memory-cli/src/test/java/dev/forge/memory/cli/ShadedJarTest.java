@@ -120,7 +120,7 @@ class ShadedJarTest {
     }
 
     @Test
-    void the_vector_provider_runs_the_local_minilm_model_from_the_jar() throws Exception {
+    void the_vector_provider_runs_the_local_default_model_from_the_jar() throws Exception {
         Run first = run("", "--memory-provider", "vector", "set", "move", "Jonas moved to Lisbon last spring.");
         assertThat(first.exitCode()).as(first.toString()).isZero();
         assertThat(first.err()).isEmpty();
@@ -132,7 +132,7 @@ class ShadedJarTest {
         assertThat(project.resolve(".forge/vectors")).isDirectory();
         Run reindex = run("", "--memory-provider", "vector", "reindex", "--json");
         assertThat(reindex.exitCode()).as(reindex.toString()).isZero();
-        assertThat(reindex.json().path("fingerprint").asText()).startsWith("minilm:");
+        assertThat(reindex.json().path("fingerprint").asText()).as("a new index: the default model").startsWith("bge-small:");
     }
 
     @Test

@@ -39,10 +39,11 @@ public final class BgeSmallEmbeddingModelFactory extends ConfiguredModelFactory<
     }
 
     /**
-     * Opens the model, loading it if no open model in this JVM shares its settings.
+     * Opens the model: its fingerprint at once, the model itself when the first text is embedded (unless an open model
+     * in this JVM shares its settings), so that a store that only reads never loads it. Its {@code embed} throws
+     * {@link dev.forge.memory.BackendUnavailableException} if the ONNX runtime or the tokenizer cannot run here.
      *
      * @throws ConfigurationException for an unknown setting or a bad value, or if the model's jar is missing
-     * @throws dev.forge.memory.BackendUnavailableException if the ONNX runtime or the tokenizer cannot run here
      */
     @Override
     protected EmbeddingModel open(Settings settings, ProviderConfig raw) {

@@ -27,8 +27,9 @@ import dev.forge.memory.support.ConfiguredModelFactory;
  * thread, which on the machines measured was as fast as batching or faster; raise {@code batch_size} only where a
  * measurement says it helps.
  *
- * <p>Opening the model takes about a second; models opened with the same {@code threads} and {@code max_tokens}
- * in one JVM share one loaded model, released when the last of them is closed.
+ * <p>Loading the model takes about a second, done when the first text is embedded (opening only reads the model
+ * file's hash for the fingerprint); models opened with the same {@code threads} and {@code max_tokens} in one JVM
+ * share one loaded model, released when the last of them is closed.
  */
 public final class MiniLmEmbeddingModelFactory extends ConfiguredModelFactory<MiniLmEmbeddingModelFactory.Settings> {
 
@@ -41,10 +42,11 @@ public final class MiniLmEmbeddingModelFactory extends ConfiguredModelFactory<Mi
     }
 
     /**
-     * Opens the model, loading it if no open model in this JVM shares its settings.
+     * Opens the model: its fingerprint at once, the model itself when the first text is embedded (unless an open model
+     * in this JVM shares its settings), so that a store that only reads never loads it. Its {@code embed} throws
+     * {@link dev.forge.memory.BackendUnavailableException} if the ONNX runtime or the tokenizer cannot run here.
      *
      * @throws ConfigurationException for an unknown setting or a bad value, or if the model's jar is missing
-     * @throws dev.forge.memory.BackendUnavailableException if the ONNX runtime or the tokenizer cannot run here
      */
     @Override
     protected EmbeddingModel open(Settings settings, ProviderConfig raw) {

@@ -203,8 +203,9 @@ class MiniLmEmbeddingModelTest {
         int before = LocalModel.loadedRuntimes();
         EmbeddingModel first = open(Map.of("threads", 3));
         EmbeddingModel second = open(Map.of("threads", 3, "batch_size", 16));
-        assertThat(LocalModel.loadedRuntimes()).isEqualTo(before + 1);
         float[] vector = first.embed("shared");
+        second.embed("loaded by the first");
+        assertThat(LocalModel.loadedRuntimes()).isEqualTo(before + 1);
         first.close();
         first.close();
         assertThatThrownBy(() -> first.embed("closed")).isInstanceOf(BackendUnavailableException.class)

@@ -54,9 +54,9 @@ class HybridRetrievalQualityTest {
     void storeConversationsAndMeasure() {
         ProviderContext context = ProviderContext.builder().baseDirectory(directory).projectId("retrieval")
                 .sessionId("quality").forgeHome(directory.resolve("forge-home")).build();
-        // no embedding block: the vector provider's default model, minilm
+        // MiniLM, named: what was measured (new indexes default to bge-small since issue 26)
         router = HybridStores.open(context, HybridStores.config(Map.of("provider", "sqlite"),
-                Map.of("provider", "vector"), null, Map.of()));
+                Map.of("provider", "vector", "embedding", Map.of("model", "minilm")), null, Map.of()));
         Map<String, String> turns = LabelledRetrievalSet.turns();
         turns.forEach((key, text) -> router.set(key, text, Scope.PROJECT, List.of(), Map.of()));
         List<LabelledRetrievalSet.LabelledQuery> queries = LabelledRetrievalSet.queries();

@@ -11,6 +11,7 @@ import dev.forge.memory.spi.Setting;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The settings of the {@code vector} provider, bound from its config block with
@@ -26,8 +27,8 @@ import java.util.Map;
  *                   {@link dev.forge.memory.spi.ProviderContext#forgeHome()}); when it names the directory of
  *                   {@code path}, one index holds all three scopes
  * @param embedding  the {@code embedding} block: {@code model} names an
- *                   {@link dev.forge.memory.embedding.EmbeddingModel} and the other keys are its settings; default
- *                   {@code {model: minilm}}
+ *                   {@link dev.forge.memory.embedding.EmbeddingModel} and the other keys are its settings; without
+ *                   {@code model}, the model the index records (see {@link #openModel}), else {@value #DEFAULT_MODEL}
  * @param fusion     how HYBRID search fuses its keyword and semantic rankings; default {@code clipped_zscore} (see
  *                   {@link FusionMethod#DEFAULT})
  * @param rrfK       the rank constant {@code k} of reciprocal rank fusion when {@code fusion} is {@code rrf}, at least 1;
@@ -50,8 +51,8 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
      * {@code $FORGE_HOME/vectors}, else {@code ~/.forge/vectors}.
      */
     public static final String DEFAULT_GLOBAL_PATH = "${FORGE_HOME:-~/.forge}/" + DEFAULT_GLOBAL_DIRECTORY;
-    /** The default embedding model. */
-    public static final String DEFAULT_MODEL = "minilm";
+    /** The embedding model of a new index whose config names none; an index keeps the model it records. */
+    public static final String DEFAULT_MODEL = "bge-small";
     /** The default {@code rrf_k}: the usual 60, as {@link FusionMethod#DEFAULT_RRF_K}. */
     public static final int DEFAULT_RRF_K = FusionMethod.DEFAULT_RRF_K;
     /** The default {@code keyword_weight}: equal weights, as {@link FusionMethod#DEFAULT_KEYWORD_WEIGHT}. */
@@ -72,7 +73,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
             throw new ConfigurationException("'global_path' must not be blank: leave it out to use $FORGE_HOME/"
                     + DEFAULT_GLOBAL_DIRECTORY + ".");
         }
-        embedding = embedding == null ? Map.of("model", DEFAULT_MODEL) : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(embedding));
+        embedding = embedding == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(embedding));
         if (fusion == null) {
             fusion = FusionMethod.DEFAULT;
         }
@@ -100,14 +101,20 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
         }
     }
 
+    /** Whether the {@code embedding} block names its model. */
+    boolean namesModel() {
+        return embedding.containsKey(EmbeddingModels.MODEL_KEY);
+    }
+
     /**
-     * Opens the model of the {@code embedding} block ({@value #DEFAULT_MODEL} unless it names one), as configured in
-     * {@code raw} (this provider's block as read): its secret paths go along, so that the model keeps a secret
-     * {@code url} or {@code remote_model} out of its messages and fingerprint.
+     * Opens the model of the {@code embedding} block, as configured in {@code raw} (this provider's block as read):
+     * its secret paths go along, so that the model keeps a secret {@code url} or {@code remote_model} out of its
+     * messages and fingerprint. A block that names no model gets {@code recorded} (the model an existing index was
+     * built by, so that it keeps working with no reindex), else {@value #DEFAULT_MODEL}.
      */
-    EmbeddingModel openModel(ProviderConfig raw) {
+    EmbeddingModel openModel(ProviderConfig raw, Optional<String> recorded) {
         Map<String, Object> block = new LinkedHashMap<>(embedding);
-        block.putIfAbsent(EmbeddingModels.MODEL_KEY, DEFAULT_MODEL);
+        block.putIfAbsent(EmbeddingModels.MODEL_KEY, recorded.orElse(DEFAULT_MODEL));
         return EmbeddingModels.load().open(ProviderConfig.of(block, raw.source(), raw.path() + ".embedding")
                 .withSecretPaths(raw.secretPaths()));
     }
@@ -128,10 +135,11 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
                         + "by every project and process: $FORGE_HOME/" + DEFAULT_GLOBAL_DIRECTORY + ", else ~/.forge/"
                         + DEFAULT_GLOBAL_DIRECTORY),
                 Setting.of("embedding", "map", "", "the embedding model and its "
-                        + "settings: minilm (local), hashing (lexical), openai (url, remote_model, api_key); after a "
+                        + "settings: bge-small, minilm (local), hashing (lexical), openai (url, remote_model, api_key); after a "
                         + "change run 'forge-memory reindex'"),
                 Setting.of("embedding." + EmbeddingModels.MODEL_KEY, "string", DEFAULT_MODEL,
-                        "the model's name; its own settings go beside it"),
+                        "the model's name; its own settings go beside it; left out, an existing index keeps the model "
+                        + "it was built by"),
                 Setting.of("fusion", ConfigValues.choices(FusionMethod.class), defaults.fusion().id(),
                         "hybrid search: clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
                 Setting.of("rrf_k", "integer", String.valueOf(defaults.rrfK()), "the rank constant of rrf fusion"),

@@ -59,7 +59,10 @@ import java.util.Set;
  * <p>Each index records the fingerprint of the model that made its vectors; opening it with a model that does not
  * {@linkplain EmbeddingModel#recognises recognise} it fails with {@link IndexModelMismatchException} unless the context
  * is {@linkplain ProviderContext#openForReindex() opened for reindex}, after which {@link Reindexing#reindex} rebuilds
- * every vector of both. Graph, transactions and history are not offered.
+ * every vector of both. A config that names no model gets the model the indexes record (the project's, else the
+ * GLOBAL one's), else {@value VectorConfig#DEFAULT_MODEL} for new ones. No read, keyword search or delete embeds, so
+ * a local model, which loads its weights on its first text, is never loaded by them. Graph, transactions and history
+ * are not offered.
  *
  * <p>Search modes and scores, index layout, reindex and settings: docs/providers/vector.md.
  */
@@ -79,6 +82,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
     private final VectorMaintenance maintenance;
     private final String modelSource;
     private final String modelField;
+    /** Whether the config names the model, rather than the index (or the default for a new one). */
+    private final boolean modelNamed;
     private final Reindexing reindexing = this::reindex;
     private final Restoring restoring = this::restore;
     private final Object closeLock = new Object();
@@ -91,6 +96,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         this.indexes = indexes;
         this.modelSource = modelSource;
         this.modelField = modelField;
+        this.modelNamed = config.namesModel();
         this.search = new VectorSearch(indexes, config, model.dimension(), this::embedQuery, this::namespaces);
         this.maintenance = new VectorMaintenance(indexes, model, this::embed);
     }
@@ -112,16 +118,18 @@ public final class VectorMemoryProvider implements MemoryProvider {
         Objects.requireNonNull(config, "config");
         ProviderConfig raw = context.config();
         String field = raw.path() + ".embedding";
-        EmbeddingModel model = config.openModel(raw);
+        Path project = context.resolve(config.path());
+        Path global = config.globalPath() == null ? context.forgeHome().resolve(VectorConfig.DEFAULT_GLOBAL_DIRECTORY)
+                : context.resolve(config.globalPath());
+        EmbeddingModel model = config.openModel(raw, config.namesModel() ? Optional.empty()
+                : ScopedIndexes.recordedModel(project, global));
         try {
             if (model.dimension() > Documents.MAX_DIMENSION) {
                 throw new ConfigurationException(raw.source() + ": the embedding model '" + model.name() + "' makes vectors of "
                         + model.dimension() + " dimensions; the vector provider indexes at most " + Documents.MAX_DIMENSION
                         + ". Choose a smaller model or dimension.", raw.source(), field, null);
             }
-            Path global = config.globalPath() == null ? context.forgeHome().resolve(VectorConfig.DEFAULT_GLOBAL_DIRECTORY)
-                    : context.resolve(config.globalPath());
-            ScopedIndexes indexes = ScopedIndexes.open(context.resolve(config.path()), global, () -> IndexState.of(model));
+            ScopedIndexes indexes = ScopedIndexes.open(project, global, () -> IndexState.of(model));
             try {
                 VectorMemoryProvider provider = new VectorMemoryProvider(context, config, model, indexes, raw.source(), field);
                 for (VectorIndex index : indexes.all()) {
@@ -169,6 +177,11 @@ public final class VectorMemoryProvider implements MemoryProvider {
         String location = index == indexes.project() ? index.directory().toString() : index.directory()
                 + " (the GLOBAL index every project shares: use the model it was built with, reindex it for all of them, "
                 + "or give this project a 'global_path' of its own)";
+        if (!modelNamed) {
+            location += " (the config names no model, so '" + model.name() + "', the model an index records (for new "
+                    + "indexes " + VectorConfig.DEFAULT_MODEL + "), was opened with its default settings; name the model "
+                    + "and the settings the index was built with: embedding: {model: " + model.name() + ", ...})";
+        }
         return new IndexModelMismatchException(NAME, location, index.state().describedFingerprint(model),
                 model.fingerprint(), modelSource, modelField);
     }

@@ -7,9 +7,11 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * An open local model ({@code minilm}, {@code bge-small}): a hold on a shared {@link LocalRuntime}. Embedding takes a
- * read lock and closing the write lock, so a runtime is never closed under a running inference. A search query is
- * embedded with the model's query instruction put before it (none for {@code minilm}).
+ * An open local model ({@code minilm}, {@code bge-small}): its settings and fingerprint, and a hold on a shared
+ * {@link LocalRuntime} taken when the first text is embedded, so that a store that only reads never loads the ONNX
+ * session and tokenizer. Embedding takes a read lock and closing the write lock, so a runtime is never closed under a
+ * running inference. A search query is embedded with the model's query instruction put before it (none for
+ * {@code minilm}).
  */
 public final class LocalModel implements QueryEmbedding {
 
@@ -17,37 +19,47 @@ public final class LocalModel implements QueryEmbedding {
     static final String DJL_OFFLINE = "ai.djl.offline";
 
     private final LocalSettings settings;
-    private final LocalRuntime runtime;
+    private final LocalRuntime.Key key;
     private final String fingerprint;
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Object loading = new Object();
+    /** Null until the first text is embedded; set once, under {@link #loading}. */
+    private volatile LocalRuntime runtime;
     /** Guarded by the write lock. */
     private boolean closed;
 
-    private LocalModel(LocalSettings settings, LocalRuntime runtime) {
+    private LocalModel(LocalSettings settings) {
         this.settings = settings;
-        this.runtime = runtime;
-        ModelFiles.Identity identity = runtime.identity();
+        this.key = new LocalRuntime.Key(settings.spec(), settings.threads(), settings.maxTokens());
         LocalModelSpec spec = settings.spec();
+        ModelFiles.Identity identity = ModelFiles.identity(spec);
         this.fingerprint = String.join(":", spec.name(), spec.label(), identity.artifactVersion(),
                 "sha256-" + identity.modelSha256(), "max" + settings.maxTokens(), spec.pooling().label(), "l2");
     }
 
     /**
-     * Opens the model with {@code settings}, loading it unless an open model in this JVM already has it loaded with
-     * the same threads and token limit.
+     * Opens the model with {@code settings}: its fingerprint is worked out from the model file (once per JVM), and the
+     * model itself is loaded when the first text is embedded, unless an open model in this JVM already has it loaded
+     * with the same threads and token limit.
+     *
+     * @throws dev.forge.memory.ConfigurationException if the model's jar is not on the class path
      */
     public static LocalModel open(LocalSettings settings) {
         // Before DJL's tokenizer library first loads; a user who set it (to allow a native download) is obeyed.
         if (System.getProperty(DJL_OFFLINE) == null) {
             System.setProperty(DJL_OFFLINE, "true");
         }
-        return new LocalModel(settings, LocalRuntime.acquire(
-                new LocalRuntime.Key(settings.spec(), settings.threads(), settings.maxTokens())));
+        return new LocalModel(settings);
     }
 
     /** The settings the model was opened with. */
     public LocalSettings settings() {
         return settings;
+    }
+
+    /** Whether this model has loaded its runtime (ONNX session and tokenizer), which it does on its first text. */
+    public boolean loaded() {
+        return runtime != null;
     }
 
     /** How many distinct loaded models (ONNX sessions) this JVM holds now. */
@@ -92,10 +104,31 @@ public final class LocalModel implements QueryEmbedding {
             if (closed) {
                 throw new BackendUnavailableException("The " + name() + " embedding model has been closed.");
             }
-            return runtime.embed(texts, settings.batchSize());
+            return runtime().embed(texts, settings.batchSize());
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * The runtime, loaded by the first caller; the others wait for it. Called under the read lock, so that
+     * {@link #close} cannot run before the hold it takes is recorded.
+     *
+     * @throws dev.forge.memory.BackendUnavailableException if the ONNX runtime or the tokenizer cannot run here (each
+     *                                                      call tries again)
+     */
+    private LocalRuntime runtime() {
+        LocalRuntime loaded = runtime;
+        if (loaded == null) {
+            synchronized (loading) {
+                loaded = runtime;
+                if (loaded == null) {
+                    loaded = LocalRuntime.acquire(key);
+                    runtime = loaded;
+                }
+            }
+        }
+        return loaded;
     }
 
     /**
@@ -107,14 +140,16 @@ public final class LocalModel implements QueryEmbedding {
         return embed(instruction.isEmpty() ? queries : queries.stream().map(query -> instruction + query).toList());
     }
 
-    /** Lets go of the loaded model, waiting for running calls of {@link #embed} to finish; idempotent. */
+    /** Lets go of the loaded model (if it was loaded), waiting for running calls of {@link #embed} to finish; idempotent. */
     @Override
     public void close() {
         lock.writeLock().lock();
         try {
             if (!closed) {
                 closed = true;
-                runtime.release();
+                if (runtime != null) {
+                    runtime.release();
+                }
             }
         } finally {
             lock.writeLock().unlock();

@@ -60,20 +60,18 @@ final class LocalRuntime {
     private final HuggingFaceTokenizer tokenizer;
     private final boolean takesTokenTypes;
     private final String output;
-    private final ModelFiles.Identity identity;
     /** Helps the calling thread with calls of many texts; null with one thread. */
     private final ThreadPoolExecutor workers;
     /** Guarded by {@link #SHARED}. */
     private int references;
 
     private LocalRuntime(Key key, OrtEnvironment environment, OrtSession.SessionOptions options, OrtSession session,
-                          HuggingFaceTokenizer tokenizer, ModelFiles.Identity identity) throws OrtException {
+                          HuggingFaceTokenizer tokenizer) throws OrtException {
         this.key = key;
         this.environment = environment;
         this.options = options;
         this.session = session;
         this.tokenizer = tokenizer;
-        this.identity = identity;
         if (key.threads() > 1) {
             AtomicInteger number = new AtomicInteger();
             this.workers = new ThreadPoolExecutor(key.threads() - 1, key.threads() - 1, 30, TimeUnit.SECONDS,
@@ -132,10 +130,6 @@ final class LocalRuntime {
         closeQuietly();
     }
 
-    ModelFiles.Identity identity() {
-        return identity;
-    }
-
     Key key() {
         return key;
     }
@@ -145,7 +139,6 @@ final class LocalRuntime {
         LocalModelSpec spec = key.spec();
         byte[] model = ModelFiles.read(spec, spec.modelFile());
         byte[] tokenizerJson = ModelFiles.read(spec, spec.tokenizerFile());
-        ModelFiles.Identity identity = ModelFiles.identity(spec, model);
         HuggingFaceTokenizer tokenizer = null;
         OrtSession.SessionOptions options = null;
         OrtSession session = null;
@@ -165,7 +158,7 @@ final class LocalRuntime {
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
             options.setSessionLogLevel(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR);
             session = environment.createSession(model, options);
-            LocalRuntime runtime = new LocalRuntime(key, environment, options, session, tokenizer, identity);
+            LocalRuntime runtime = new LocalRuntime(key, environment, options, session, tokenizer);
             LOG.debug("Loaded {} ({} threads, {} tokens) in {} ms", spec.label(), key.threads(), key.maxTokens(),
                     (System.nanoTime() - start) / 1_000_000);
             return runtime;

@@ -3,7 +3,9 @@ package dev.forge.memory.embeddings.internal;
 import dev.forge.memory.ConfigurationException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -17,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ModelFiles {
 
-    /** Per model name: the jar's version and the first 12 hex digits of the model file's SHA-256; set by the first load. */
+    /** Per model name: the jar's version and the first 12 hex digits of the model file's SHA-256; set by the first open. */
     private static final Map<String, Identity> IDENTITIES = new ConcurrentHashMap<>();
 
     /** What identifies the model files. */
@@ -33,23 +35,44 @@ final class ModelFiles {
      * @throws ConfigurationException if the jar is not on the class path
      */
     static byte[] read(LocalModelSpec spec, String resource) {
-        try (InputStream in = open(resource)) {
-            if (in == null) {
-                throw new ConfigurationException("The " + spec.name() + " model needs '" + resource + "' from "
-                        + spec.coordinates()
-                        + ", which is not on the class path. Add that artifact (memory-embeddings depends on it; "
-                        + "was it excluded?) or choose another embedding model.");
-            }
+        try (InputStream in = required(spec, resource)) {
             return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + resource + " from the class path", e);
         }
     }
 
-    /** The identity of {@code spec}'s model file {@code model}, computed from it the first time and remembered. */
-    static Identity identity(LocalModelSpec spec, byte[] model) {
-        return IDENTITIES.computeIfAbsent(spec.name(),
-                name -> new Identity(artifactVersion(spec), sha256(model).substring(0, 12)));
+    /**
+     * The identity of {@code spec}'s model file, computed the first time (reading the file through a digest, without
+     * loading it) and remembered.
+     *
+     * @throws ConfigurationException if the jar is not on the class path
+     */
+    static Identity identity(LocalModelSpec spec) {
+        Identity known = IDENTITIES.get(spec.name());
+        if (known != null) {
+            return known;
+        }
+        MessageDigest digest = sha256();
+        try (InputStream in = new DigestInputStream(required(spec, spec.modelFile()), digest)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + spec.modelFile() + " from the class path", e);
+        }
+        Identity identity = new Identity(artifactVersion(spec), HexFormat.of().formatHex(digest.digest()).substring(0, 12));
+        IDENTITIES.putIfAbsent(spec.name(), identity);
+        return IDENTITIES.get(spec.name());
+    }
+
+    private static InputStream required(LocalModelSpec spec, String resource) {
+        InputStream in = open(resource);
+        if (in == null) {
+            throw new ConfigurationException("The " + spec.name() + " model needs '" + resource + "' from "
+                    + spec.coordinates()
+                    + ", which is not on the class path. Add that artifact (memory-embeddings depends on it; "
+                    + "was it excluded?) or choose another embedding model.");
+        }
+        return in;
     }
 
     private static String artifactVersion(LocalModelSpec spec) {
@@ -68,9 +91,9 @@ final class ModelFiles {
         return "unknown-version";
     }
 
-    private static String sha256(byte[] bytes) {
+    private static MessageDigest sha256() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java runtime has SHA-256", e);
         }

@@ -7,8 +7,10 @@ import dev.forge.memory.MemoryException;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.support.files.AtomicFiles;
 import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.FSDirectory;
@@ -74,6 +76,24 @@ final class IndexFiles {
                     + "provider did not write; it is left untouched. Configure another path.");
         }
         return recorded;
+    }
+
+    /**
+     * The state the last commit of the index in {@code directory} records, read without opening the index or taking
+     * its lock; empty if there is no index there yet, or it records none or cannot be read (opening it says why).
+     */
+    static Optional<IndexState> peek(Path directory) {
+        if (!java.nio.file.Files.isDirectory(directory)) {
+            return Optional.empty();
+        }
+        try (FSDirectory dir = FSDirectory.open(directory)) {
+            if (!DirectoryReader.indexExists(dir)) {
+                return Optional.empty();
+            }
+            return IndexState.fromUserData(SegmentInfos.readLatestCommit(dir).getUserData());
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** Runs {@code work} on a searcher of {@code manager}, given back afterwards. */

@@ -7,6 +7,7 @@ import org.apache.lucene.search.IndexSearcher;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -45,6 +46,15 @@ public final class ScopedIndexes {
             project.release();
             throw e;
         }
+    }
+
+    /**
+     * The name of the model the indexes at these directories record, read without opening them: the project's, else
+     * the GLOBAL one's (a new project then reads the GLOBAL memories other projects wrote with no reindex); empty when
+     * neither exists yet.
+     */
+    public static Optional<String> recordedModel(Path projectDirectory, Path globalDirectory) {
+        return IndexFiles.peek(projectDirectory).or(() -> IndexFiles.peek(globalDirectory)).map(IndexState::model);
     }
 
     /** Whether the two paths name one existing directory (links resolved). */
