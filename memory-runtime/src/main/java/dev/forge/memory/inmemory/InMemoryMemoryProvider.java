@@ -11,6 +11,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.Query;
 import dev.forge.memory.Relation;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
@@ -88,7 +89,17 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
         offerHistory(new History());
         TransactionStore backend = new TransactionStore();
         offerTransactions(() -> OptimisticTransaction.begin(backend));
-        offerRestoring(this::restore);
+        offerRestoring(new Restoring() {
+            @Override
+            public MemoryEntry restore(List<MemoryEntry> versions) {
+                return restoreAll(List.of(versions)).get(0);
+            }
+
+            @Override
+            public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+                return InMemoryMemoryProvider.this.restoreAll(chains);
+            }
+        });
         if (this.model != null) {
             // A reindex embeds every current entry of the store again, replacing cached vectors.
             offerReindexing(this::reindex);
@@ -218,14 +229,18 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
         return Set.copyOf(semantic);
     }
 
-    private MemoryEntry restore(List<MemoryEntry> versions) {
+    /** Every chain checked first, then all written under one hold of the write lock: a batch is all-or-nothing. */
+    private List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
         checkOpen();
-        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits());
-        MemoryEntry current = chain.get(chain.size() - 1);
-        NodeId id = node(current.ref());
+        List<List<MemoryEntry>> checked = chains.stream().map(chain -> EntryRules.checkChain(chain, limits())).toList();
+        List<NodeId> ids = checked.stream().map(chain -> node(chain.get(chain.size() - 1).ref())).toList();
         return write(() -> {
-            store.replace(id, chain);
-            return current;
+            List<MemoryEntry> current = new ArrayList<>(checked.size());
+            for (int i = 0; i < checked.size(); i++) {
+                store.replace(ids.get(i), checked.get(i));
+                current.add(checked.get(i).get(checked.get(i).size() - 1));
+            }
+            return List.copyOf(current);
         });
     }
 
