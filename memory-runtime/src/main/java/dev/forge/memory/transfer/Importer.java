@@ -45,8 +45,11 @@ import java.util.Set;
  * target), then to write. If the check finds a problem, nothing is
  * written and a {@link TransferFileException} lists each problem with its location, unless
  * {@linkplain Builder#skipInvalid(boolean) skipInvalid} is set: then the invalid records are skipped and reported in
- * {@link ImportResult#invalid()}. A backend failure while writing stops the import part way; running it again is
- * safe: importing the same input twice leaves the target as after the first time.
+ * {@link ImportResult#invalid()}. Keys are restored in batches ({@link Builder#batch}), each one
+ * {@link Restoring#restoreAll}: one transaction where the target has transactions. A backend failure while writing
+ * stops the import part way, the batches before it imported; running it again is safe: importing the same input twice
+ * leaves the target as after the first time. A scope the target held nothing of when the import began is written
+ * without reading each key first (the conflict policy is applied against what the target held then).
  *
  * <p>Where the target has {@link dev.forge.memory.Capability#RESTORE}, entries keep their versions, timestamps and
  * (with {@link dev.forge.memory.Capability#HISTORY}) their earlier versions; otherwise they are written with
@@ -70,6 +73,9 @@ public final class Importer {
     private final boolean skipInvalid;
     private final TransferProgress progress;
     private final int pageSize;
+    private final int batchSize;
+    private final long batchBytes;
+    private final Duration progressInterval;
     private final Clock clock;
     private final Scope graphScope;
 
@@ -80,6 +86,9 @@ public final class Importer {
         this.skipInvalid = builder.skipInvalid;
         this.progress = builder.progress;
         this.pageSize = builder.pageSize;
+        this.batchSize = builder.batchSize;
+        this.batchBytes = builder.batchBytes;
+        this.progressInterval = builder.progressInterval;
     }
 
     /** A builder: {@link ConflictPolicy#OVERWRITE}, stop at the first invalid record, no progress reports. */
@@ -173,6 +182,7 @@ public final class Importer {
         progress.update("import", 0, check.records);
         // Entries first, then relations, whatever order the input has them in: a relation needs both its ends.
         source.read(write);
+        write.flush();
         if (check.relations > 0) {
             write.relationsPass = true;
             source.read(write);
@@ -225,11 +235,11 @@ public final class Importer {
             problem(ordinal, location, message);
         }
 
+        private final Ticker ticker = new Ticker(progress, "check", progressInterval);
+
         private void count() {
             records++;
-            if (records % 1000 == 0) {
-                progress.update("check", records, -1);
-            }
+            ticker.tick(records, -1);
         }
 
         void problem(long ordinal, String location, String message) {
@@ -321,6 +331,12 @@ public final class Importer {
         /** False while entries are written, true while relations are: two reads, so relations find their ends. */
         boolean relationsPass;
         private long done;
+        private final Ticker ticker = new Ticker(progress, "import", progressInterval);
+        /** Chains waiting to be restored together, and their size in characters of values. */
+        private final List<List<MemoryEntry>> batch = new ArrayList<>();
+        private long batchChars;
+        /** Scopes the target held no entry of when the import began: their keys are new, with no read to find out. */
+        private final Set<Scope> emptyScopes = EnumSet.noneOf(Scope.class);
 
         Write(MemoryProvider target, BitSet skip, long total) {
             this.target = target;
@@ -330,6 +346,20 @@ public final class Importer {
             this.history = target.history();
             this.graph = target.graph();
             this.tombstones = target.capabilities().contains(dev.forge.memory.Capability.TOMBSTONES);
+            for (Scope scope : Scope.values()) {
+                if (target.query(dev.forge.memory.Query.builder().scopes(scope).limit(1).build()).isEmpty()) {
+                    emptyScopes.add(scope);
+                }
+            }
+        }
+
+        /** Restores the waiting chains in one {@link Restoring#restoreAll}: one transaction where the target has them. */
+        void flush() {
+            if (!batch.isEmpty()) {
+                restoring.orElseThrow().restoreAll(List.copyOf(batch));
+                batch.clear();
+                batchChars = 0;
+            }
         }
 
         @Override
@@ -343,7 +373,9 @@ public final class Importer {
             }
             entry.defaulted().forEach(field -> defaulted.merge(field, 1L, Long::sum));
             MemoryEntry current = entry.current();
-            Optional<MemoryEntry> existing = target.get(current.key(), current.scope());
+            // A key of a scope that was empty is new: the check refused (or skips) a key given twice.
+            Optional<MemoryEntry> existing = emptyScopes.contains(current.scope()) ? Optional.empty()
+                    : target.get(current.key(), current.scope());
             if (existing.isPresent() && (policy == ConflictPolicy.SKIP
                     || policy == ConflictPolicy.NEWER && !current.updatedAt().isAfter(existing.get().updatedAt()))) {
                 skipped++;
@@ -370,7 +402,11 @@ public final class Importer {
                     unchanged++;
                     return;
                 }
-                restoring.get().restore(chain);
+                batch.add(chain);
+                batchChars += chain.stream().mapToLong(version -> version.value().length()).sum();
+                if (batch.size() >= batchSize || batchChars * 2 >= batchBytes) {
+                    flush();
+                }
                 if (history.isPresent()) {
                     historyWritten += entry.history().size();
                 }
@@ -401,6 +437,7 @@ public final class Importer {
                 deletedKept++;
                 return;
             }
+            flush();
             restoring.get().restore(entry.chain());
             target.delete(last.key(), last.scope());
             deletedKept++;
@@ -432,9 +469,7 @@ public final class Importer {
 
         private void tick() {
             done++;
-            if (done % 1000 == 0) {
-                progress.update("import", done, total);
-            }
+            ticker.tick(done, total);
         }
     }
 
@@ -444,6 +479,9 @@ public final class Importer {
         private boolean skipInvalid;
         private TransferProgress progress = TransferProgress.NONE;
         private int pageSize = 2000;
+        private int batchSize = 1000;
+        private long batchBytes = 8L << 20;
+        private Duration progressInterval = Ticker.INTERVAL;
         private Clock clock = Clock.systemUTC();
         private Scope graphScope = Scope.GLOBAL;
 
@@ -489,6 +527,26 @@ public final class Importer {
                 throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
             }
             this.pageSize = pageSize;
+            return this;
+        }
+
+        /**
+         * How many keys (at most {@code keys}, and about {@code bytes} of values) are restored together, in one
+         * {@link Restoring#restoreAll}: 1,000 keys and 8 MB unless set. A backend failure leaves the batches before
+         * the failing one imported.
+         */
+        public Builder batch(int keys, long bytes) {
+            if (keys < 1 || bytes < 1) {
+                throw new IllegalArgumentException("a batch holds at least 1 key and 1 byte, was " + keys + " and " + bytes);
+            }
+            this.batchSize = keys;
+            this.batchBytes = bytes;
+            return this;
+        }
+
+        /** How often progress is reported at least, besides every 1,000 records: every second unless set. */
+        public Builder progressInterval(Duration interval) {
+            this.progressInterval = Objects.requireNonNull(interval, "interval");
             return this;
         }
 

@@ -119,7 +119,21 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 : Optional.empty();
         this.reindexing = capabilities.contains(Capability.REINDEX) ? Optional.of(new ChildReindex(router))
                 : Optional.empty();
-        this.restoring = capabilities.contains(Capability.RESTORE) ? Optional.of(this::restore) : Optional.empty();
+        this.restoring = capabilities.contains(Capability.RESTORE) ? Optional.of(new Restoring() {
+            @Override
+            public MemoryEntry restore(List<MemoryEntry> versions) {
+                return HybridMemoryProvider.this.restore(versions);
+            }
+
+            // Every chain is checked before any key is written, so a refused chain writes nothing; then key by key
+            // (each through the outbox), so a backend failure part way leaves the keys before it restored, each whole.
+            @Override
+            public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+                state.checkOpen();
+                chains.forEach(chain -> EntryRules.checkChain(chain, limits));
+                return chains.stream().map(HybridMemoryProvider.this::restore).toList();
+            }
+        }) : Optional.empty();
         // Queries are answered by the storage, so its indexes are the ones that matter; the cache holds no query results.
         this.fieldIndexing = capabilities.contains(Capability.FIELD_INDEX) ? Optional.of(field -> {
             state.checkOpen();
