@@ -11,7 +11,6 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.Query;
 import dev.forge.memory.Relation;
-import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
@@ -24,6 +23,7 @@ import dev.forge.memory.inmemory.InMemoryStore.NodeId;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.support.FacetedMemoryProvider;
+import dev.forge.memory.support.Facets;
 import dev.forge.memory.support.tx.Change;
 import dev.forge.memory.support.tx.Commit;
 import dev.forge.memory.support.tx.OptimisticTransaction;
@@ -89,17 +89,7 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
         offerHistory(new History());
         TransactionStore backend = new TransactionStore();
         offerTransactions(() -> OptimisticTransaction.begin(backend));
-        offerRestoring(new Restoring() {
-            @Override
-            public MemoryEntry restore(List<MemoryEntry> versions) {
-                return restoreAll(List.of(versions)).get(0);
-            }
-
-            @Override
-            public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
-                return InMemoryMemoryProvider.this.restoreAll(chains);
-            }
-        });
+        offerRestoring(Facets.restoring(this::restoreAll));
         if (this.model != null) {
             // A reindex embeds every current entry of the store again, replacing cached vectors.
             offerReindexing(this::reindex);

@@ -11,6 +11,7 @@ import dev.forge.memory.StorageException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.transfer.internal.FileRecords;
+import dev.forge.memory.transfer.internal.KeptRecords;
 import dev.forge.memory.transfer.internal.KeyHashes;
 import dev.forge.memory.transfer.internal.McpMemoryRecords;
 import dev.forge.memory.transfer.internal.ProviderRecords;
@@ -39,7 +40,8 @@ import java.util.Set;
 /**
  * Reads the portable format (or a live provider) into a provider, losing nothing the target can hold.
  *
- * <p>An import reads its input through twice, by streaming, so memory stays bounded whatever the size: first to check
+ * <p>An import reads its input through twice, by streaming, so memory stays bounded whatever the size (an input that
+ * fits in an eighth of the heap is parsed once and kept for the second pass): first to check
  * every record (JSON, header, keys, scopes, chains of versions against the target's limits and the bounds on versions
  * and times of {@link EntryRules#checkChain}, duplicate keys, relation ends that exist in neither the input nor the
  * target), then to write. If the check finds a problem, nothing is
@@ -170,7 +172,8 @@ public final class Importer {
         Objects.requireNonNull(target, "target");
         long started = System.nanoTime();
         Check check = new Check(target);
-        source.read(check);
+        // An eighth of the heap for the parsed records: a small input is parsed once, a large one streams twice.
+        RecordSource records = KeptRecords.read(source, check, Runtime.getRuntime().maxMemory() / 8);
         check.confirm(source);
         if (!check.problems.isEmpty() && !skipInvalid && !(source instanceof McpMemoryRecords)) {
             List<TransferProblem> listed = check.listed();
@@ -181,11 +184,11 @@ public final class Importer {
         Write write = new Write(target, check.skip, check.records);
         progress.update("import", 0, check.records);
         // Entries first, then relations, whatever order the input has them in: a relation needs both its ends.
-        source.read(write);
+        records.read(write);
         write.flush();
         if (check.relations > 0) {
             write.relationsPass = true;
-            source.read(write);
+            records.read(write);
         }
         progress.update("import", check.records, check.records);
         return new ImportResult(target.name(), write.created, write.overwritten, write.unchanged, write.skipped,

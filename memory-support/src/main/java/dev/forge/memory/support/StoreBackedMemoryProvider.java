@@ -72,18 +72,10 @@ public abstract class StoreBackedMemoryProvider extends FacetedMemoryProvider {
      * before {@link EntryStore#restoreAll} writes any, so a refused chain writes nothing of its batch.
      */
     protected final Restoring restorer() {
-        return new Restoring() {
-            @Override
-            public MemoryEntry restore(List<MemoryEntry> versions) {
-                return StoreBackedMemoryProvider.this.restore(versions);
-            }
-
-            @Override
-            public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
-                entries.checkOpen();
-                List<List<MemoryEntry>> checked = chains.stream().map(chain -> EntryRules.checkChain(chain, limits())).toList();
-                return checked.isEmpty() ? List.of() : entries.restoreAll(checked);
-            }
-        };
+        return Facets.restoring(chains -> {
+            entries.checkOpen();
+            List<List<MemoryEntry>> checked = chains.stream().map(chain -> EntryRules.checkChain(chain, limits())).toList();
+            return checked.isEmpty() ? List.of() : entries.restoreAll(checked);
+        });
     }
 }

@@ -5,7 +5,6 @@ import dev.forge.memory.Hit;
 import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
-import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
@@ -93,17 +92,7 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         FileTransactions backend = new FileTransactions(store, limits, context.clock());
         offerTransactions(() -> OptimisticTransaction.begin(backend));
         // A restore writes the key's current file and its whole history, as one recorded commit; a batch, its keys'.
-        offerRestoring(new Restoring() {
-            @Override
-            public MemoryEntry restore(List<MemoryEntry> versions) {
-                return restoreAll(List.of(versions)).get(0);
-            }
-
-            @Override
-            public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
-                return FileMemoryProvider.this.restoreAll(chains);
-            }
-        });
+        offerRestoring(Facets.restoring(this::restoreAll));
     }
 
     /**

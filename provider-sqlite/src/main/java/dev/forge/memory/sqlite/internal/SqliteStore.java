@@ -288,8 +288,7 @@ public final class SqliteStore implements EntryStore {
      * @return the current entry, the last of {@code chain}
      */
     public MemoryEntry restore(List<MemoryEntry> chain) {
-        MemoryEntry last = chain.get(chain.size() - 1);
-        return restoreAll(List.of(chain), "restore " + describe(last.key(), last.scope())).get(0);
+        return restoreAll(List.of(chain)).get(0);
     }
 
     /**
@@ -297,11 +296,9 @@ public final class SqliteStore implements EntryStore {
      * the batch: all of them are applied or, on a failure or a crash, none.
      */
     public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
-        return restoreAll(chains, "restore " + chains.size() + " keys");
-    }
-
-    private List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains, String what) {
         checkOpen();
+        MemoryEntry first = chains.get(0).get(chains.get(0).size() - 1);
+        String what = chains.size() == 1 ? "restore " + describe(first.key(), first.scope()) : "restore " + chains.size() + " keys";
         return database.write(what, connection -> restoreIn(connection, chains));
     }
 
