@@ -2,11 +2,6 @@ package dev.forge.memory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.forge.memory.InvalidEntryException;
-import dev.forge.memory.InvalidRequestException;
-import dev.forge.memory.Limits;
-import dev.forge.memory.MemoryEntry;
-import dev.forge.memory.ValueTooLargeException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

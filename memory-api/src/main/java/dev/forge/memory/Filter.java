@@ -1,6 +1,5 @@
 package dev.forge.memory;
 
-import dev.forge.memory.EntryRules;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,7 +1,5 @@
 package dev.forge.memory;
 
-import dev.forge.memory.InvalidKeyException;
-import dev.forge.memory.Limits;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

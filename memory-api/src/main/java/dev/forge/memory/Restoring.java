@@ -33,4 +33,13 @@ public interface Restoring {
      *                                metadata cannot be stored
      */
     MemoryEntry restore(List<MemoryEntry> versions);
+
+    /**
+     * Restores many keys, each chain as {@link #restore} takes it; their current entries, in order. With {@link
+     * Capability#TRANSACTIONS} a batch is all-or-nothing: a refused chain (as by {@code restore}) or a backend failure
+     * applies none of it; without, chains before the failing one may stay restored, each whole (the default's way).
+     */
+    default List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+        return chains.stream().map(this::restore).toList();
+    }
 }

@@ -305,5 +305,80 @@ public abstract class RestoreContract extends ContractSupport {
         Restoring facet = restoring();
         provider.close();
         assertThatThrownBy(() -> facet.restore(chain("k", Scope.PROJECT))).isInstanceOf(BackendUnavailableException.class);
+        assertThatThrownBy(() -> facet.restoreAll(List.of(chain("k", Scope.PROJECT)))).isInstanceOf(BackendUnavailableException.class);
+    }
+
+    /** The versions {@code history} holds of each key of {@code chains}, where the provider keeps history. */
+    private List<List<MemoryEntry>> histories(List<List<MemoryEntry>> chains) {
+        List<List<MemoryEntry>> found = new ArrayList<>();
+        if (has(Capability.HISTORY)) {
+            for (List<MemoryEntry> chain : chains) {
+                found.add(provider.requireHistory().versions(chain.get(0).key(), chain.get(0).scope()));
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void a_batch_restore_stores_what_restoring_each_chain_stores() {
+        put("b", "written before the import");
+        List<List<MemoryEntry>> batch = List.of(chain("a", Scope.PROJECT), chain("b", Scope.PROJECT),
+                chain("g", Scope.GLOBAL), chain("s", Scope.SESSION),
+                List.of(version("one", Scope.PROJECT, "a single version", 7, T2)));
+
+        List<MemoryEntry> stored = restoring().restoreAll(batch);
+
+        assertThat(stored).containsExactlyElementsOf(batch.stream().map(chain -> chain.get(chain.size() - 1)).toList());
+        for (List<MemoryEntry> chain : batch) {
+            MemoryEntry last = chain.get(chain.size() - 1);
+            assertThat(provider.get(last.key(), last.scope())).contains(last);
+        }
+        assertThat(histories(batch)).containsExactlyElementsOf(has(Capability.HISTORY) ? batch.stream().map(this::kept).toList() : List.of());
+        List<MemoryEntry> afterBatch = everything();
+        List<List<MemoryEntry>> historiesAfterBatch = histories(batch);
+        // Restoring the same chains one by one changes nothing: the batch left the store as they would have.
+        batch.forEach(restoring()::restore);
+        assertUnchanged(afterBatch);
+        assertThat(histories(batch)).isEqualTo(historiesAfterBatch);
+        reopen();
+        assertUnchanged(afterBatch);
+        assertThat(restoring().restoreAll(List.of())).isEmpty();
+    }
+
+    @Test
+    @RequiresCapability(Capability.TRANSACTIONS)
+    void a_refused_chain_leaves_its_whole_batch_unapplied_with_transactions() {
+        put("b", "written before the import");
+        List<MemoryEntry> before = everything();
+        List<List<MemoryEntry>> historiesBefore = histories(List.of(chain("b", Scope.PROJECT)));
+        List<MemoryEntry> backwards = List.of(version("c", Scope.PROJECT, "one", 1, T2), version("c", Scope.PROJECT, "two", 2, T1));
+
+        assertThatThrownBy(() -> restoring().restoreAll(List.of(chain("a", Scope.PROJECT), chain("b", Scope.PROJECT), backwards)))
+                .isInstanceOf(InvalidEntryException.class).hasMessageContaining("back in time");
+        assertThatThrownBy(() -> restoring().restoreAll(List.of(chain("a", Scope.PROJECT),
+                List.of(version("bad\u0000key", Scope.PROJECT, "x", 1, T1))))).isInstanceOf(InvalidKeyException.class);
+
+        assertUnchanged(before);
+        assertThat(histories(List.of(chain("b", Scope.PROJECT)))).isEqualTo(historiesBefore);
+        reopen();
+        assertUnchanged(before);
+    }
+
+    @Test
+    void a_refused_chain_in_a_batch_throws_and_leaves_every_key_whole() {
+        put("b", "written before the import");
+        MemoryEntry b = provider.get("b", Scope.PROJECT).orElseThrow();
+        List<MemoryEntry> backwards = List.of(version("c", Scope.PROJECT, "one", 1, T2), version("c", Scope.PROJECT, "two", 2, T1));
+
+        assertThatThrownBy(() -> restoring().restoreAll(List.of(chain("a", Scope.PROJECT), chain("b", Scope.PROJECT), backwards)))
+                .isInstanceOf(InvalidEntryException.class);
+
+        // Each key is as it was or as its chain says, never part of a chain.
+        assertThat(provider.get("a", Scope.PROJECT)).isIn(java.util.Optional.empty(), java.util.Optional.of(chain("a", Scope.PROJECT).get(2)));
+        assertThat(provider.get("b", Scope.PROJECT)).isIn(java.util.Optional.of(b), java.util.Optional.of(chain("b", Scope.PROJECT).get(2)));
+        assertThat(provider.get("c", Scope.PROJECT)).isEmpty();
+        if (has(Capability.HISTORY)) {
+            assertThat(provider.requireHistory().versions("a", Scope.PROJECT)).isIn(List.of(), chain("a", Scope.PROJECT));
+        }
     }
 }

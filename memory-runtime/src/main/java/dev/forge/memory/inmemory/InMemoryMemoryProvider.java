@@ -23,6 +23,7 @@ import dev.forge.memory.inmemory.InMemoryStore.NodeId;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.support.FacetedMemoryProvider;
+import dev.forge.memory.support.Facets;
 import dev.forge.memory.support.tx.Change;
 import dev.forge.memory.support.tx.Commit;
 import dev.forge.memory.support.tx.OptimisticTransaction;
@@ -88,7 +89,7 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
         offerHistory(new History());
         TransactionStore backend = new TransactionStore();
         offerTransactions(() -> OptimisticTransaction.begin(backend));
-        offerRestoring(this::restore);
+        offerRestoring(Facets.restoring(this::restoreAll));
         if (this.model != null) {
             // A reindex embeds every current entry of the store again, replacing cached vectors.
             offerReindexing(this::reindex);
@@ -218,14 +219,18 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
         return Set.copyOf(semantic);
     }
 
-    private MemoryEntry restore(List<MemoryEntry> versions) {
+    /** Every chain checked first, then all written under one hold of the write lock: a batch is all-or-nothing. */
+    private List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
         checkOpen();
-        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits());
-        MemoryEntry current = chain.get(chain.size() - 1);
-        NodeId id = node(current.ref());
+        List<List<MemoryEntry>> checked = chains.stream().map(chain -> EntryRules.checkChain(chain, limits())).toList();
+        List<NodeId> ids = checked.stream().map(chain -> node(chain.get(chain.size() - 1).ref())).toList();
         return write(() -> {
-            store.replace(id, chain);
-            return current;
+            List<MemoryEntry> current = new ArrayList<>(checked.size());
+            for (int i = 0; i < checked.size(); i++) {
+                store.replace(ids.get(i), checked.get(i));
+                current.add(checked.get(i).get(checked.get(i).size() - 1));
+            }
+            return List.copyOf(current);
         });
     }
 

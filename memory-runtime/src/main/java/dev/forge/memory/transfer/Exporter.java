@@ -126,6 +126,7 @@ public final class Exporter {
             entries.put(scope, 0L);
         }
         long[] counts = new long[3];
+        Ticker ticker = new Ticker(progress, "export", Ticker.INTERVAL);
         try {
             ExportWriter writer = output.open();
             boolean complete = false;
@@ -142,14 +143,14 @@ public final class Exporter {
                             entries.merge(current.scope(), 1L, Long::sum);
                         }
                         counts[0] += entry.history().size();
-                        tick(ordinal);
+                        ticker.tick(ordinal + 1, -1);
                     }
 
                     @Override
                     public void relation(long ordinal, String location, Records.Relation relation) {
                         write(() -> writer.relation(relation));
                         counts[1]++;
-                        tick(ordinal);
+                        ticker.tick(ordinal + 1, -1);
                     }
 
                     @Override
@@ -173,11 +174,6 @@ public final class Exporter {
         return new ExportResult(entries, counts[0], counts[1], counts[2], Duration.ofNanos(System.nanoTime() - started));
     }
 
-    private void tick(long ordinal) {
-        if ((ordinal + 1) % 1000 == 0) {
-            progress.update("export", ordinal + 1, -1);
-        }
-    }
 
     private interface IoAction {
         void run() throws IOException;

@@ -11,6 +11,7 @@ import dev.forge.memory.StorageException;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.transfer.internal.FileRecords;
+import dev.forge.memory.transfer.internal.KeptRecords;
 import dev.forge.memory.transfer.internal.KeyHashes;
 import dev.forge.memory.transfer.internal.McpMemoryRecords;
 import dev.forge.memory.transfer.internal.ProviderRecords;
@@ -39,14 +40,18 @@ import java.util.Set;
 /**
  * Reads the portable format (or a live provider) into a provider, losing nothing the target can hold.
  *
- * <p>An import reads its input through twice, by streaming, so memory stays bounded whatever the size: first to check
+ * <p>An import reads its input through twice, by streaming, so memory stays bounded whatever the size (an input that
+ * fits in an eighth of the heap is parsed once and kept for the second pass): first to check
  * every record (JSON, header, keys, scopes, chains of versions against the target's limits and the bounds on versions
  * and times of {@link EntryRules#checkChain}, duplicate keys, relation ends that exist in neither the input nor the
  * target), then to write. If the check finds a problem, nothing is
  * written and a {@link TransferFileException} lists each problem with its location, unless
  * {@linkplain Builder#skipInvalid(boolean) skipInvalid} is set: then the invalid records are skipped and reported in
- * {@link ImportResult#invalid()}. A backend failure while writing stops the import part way; running it again is
- * safe: importing the same input twice leaves the target as after the first time.
+ * {@link ImportResult#invalid()}. Keys are restored in batches ({@link Builder#batch}), each one
+ * {@link Restoring#restoreAll}: one transaction where the target has transactions. A backend failure while writing
+ * stops the import part way, the batches before it imported; running it again is safe: importing the same input twice
+ * leaves the target as after the first time. A scope the target held nothing of when the import began is written
+ * without reading each key first (the conflict policy is applied against what the target held then).
  *
  * <p>Where the target has {@link dev.forge.memory.Capability#RESTORE}, entries keep their versions, timestamps and
  * (with {@link dev.forge.memory.Capability#HISTORY}) their earlier versions; otherwise they are written with
@@ -70,6 +75,9 @@ public final class Importer {
     private final boolean skipInvalid;
     private final TransferProgress progress;
     private final int pageSize;
+    private final int batchSize;
+    private final long batchBytes;
+    private final Duration progressInterval;
     private final Clock clock;
     private final Scope graphScope;
 
@@ -80,6 +88,9 @@ public final class Importer {
         this.skipInvalid = builder.skipInvalid;
         this.progress = builder.progress;
         this.pageSize = builder.pageSize;
+        this.batchSize = builder.batchSize;
+        this.batchBytes = builder.batchBytes;
+        this.progressInterval = builder.progressInterval;
     }
 
     /** A builder: {@link ConflictPolicy#OVERWRITE}, stop at the first invalid record, no progress reports. */
@@ -161,7 +172,8 @@ public final class Importer {
         Objects.requireNonNull(target, "target");
         long started = System.nanoTime();
         Check check = new Check(target);
-        source.read(check);
+        // An eighth of the heap for the parsed records: a small input is parsed once, a large one streams twice.
+        RecordSource records = KeptRecords.read(source, check, Runtime.getRuntime().maxMemory() / 8);
         check.confirm(source);
         if (!check.problems.isEmpty() && !skipInvalid && !(source instanceof McpMemoryRecords)) {
             List<TransferProblem> listed = check.listed();
@@ -172,10 +184,11 @@ public final class Importer {
         Write write = new Write(target, check.skip, check.records);
         progress.update("import", 0, check.records);
         // Entries first, then relations, whatever order the input has them in: a relation needs both its ends.
-        source.read(write);
+        records.read(write);
+        write.flush();
         if (check.relations > 0) {
             write.relationsPass = true;
-            source.read(write);
+            records.read(write);
         }
         progress.update("import", check.records, check.records);
         return new ImportResult(target.name(), write.created, write.overwritten, write.unchanged, write.skipped,
@@ -225,11 +238,11 @@ public final class Importer {
             problem(ordinal, location, message);
         }
 
+        private final Ticker ticker = new Ticker(progress, "check", progressInterval);
+
         private void count() {
             records++;
-            if (records % 1000 == 0) {
-                progress.update("check", records, -1);
-            }
+            ticker.tick(records, -1);
         }
 
         void problem(long ordinal, String location, String message) {
@@ -321,6 +334,12 @@ public final class Importer {
         /** False while entries are written, true while relations are: two reads, so relations find their ends. */
         boolean relationsPass;
         private long done;
+        private final Ticker ticker = new Ticker(progress, "import", progressInterval);
+        /** Chains waiting to be restored together, and their size in characters of values. */
+        private final List<List<MemoryEntry>> batch = new ArrayList<>();
+        private long batchChars;
+        /** Scopes the target held no entry of when the import began: their keys are new, with no read to find out. */
+        private final Set<Scope> emptyScopes = EnumSet.noneOf(Scope.class);
 
         Write(MemoryProvider target, BitSet skip, long total) {
             this.target = target;
@@ -330,6 +349,20 @@ public final class Importer {
             this.history = target.history();
             this.graph = target.graph();
             this.tombstones = target.capabilities().contains(dev.forge.memory.Capability.TOMBSTONES);
+            for (Scope scope : Scope.values()) {
+                if (target.query(dev.forge.memory.Query.builder().scopes(scope).limit(1).build()).isEmpty()) {
+                    emptyScopes.add(scope);
+                }
+            }
+        }
+
+        /** Restores the waiting chains in one {@link Restoring#restoreAll}: one transaction where the target has them. */
+        void flush() {
+            if (!batch.isEmpty()) {
+                restoring.orElseThrow().restoreAll(List.copyOf(batch));
+                batch.clear();
+                batchChars = 0;
+            }
         }
 
         @Override
@@ -343,7 +376,9 @@ public final class Importer {
             }
             entry.defaulted().forEach(field -> defaulted.merge(field, 1L, Long::sum));
             MemoryEntry current = entry.current();
-            Optional<MemoryEntry> existing = target.get(current.key(), current.scope());
+            // A key of a scope that was empty is new: the check refused (or skips) a key given twice.
+            Optional<MemoryEntry> existing = emptyScopes.contains(current.scope()) ? Optional.empty()
+                    : target.get(current.key(), current.scope());
             if (existing.isPresent() && (policy == ConflictPolicy.SKIP
                     || policy == ConflictPolicy.NEWER && !current.updatedAt().isAfter(existing.get().updatedAt()))) {
                 skipped++;
@@ -370,7 +405,11 @@ public final class Importer {
                     unchanged++;
                     return;
                 }
-                restoring.get().restore(chain);
+                batch.add(chain);
+                batchChars += chain.stream().mapToLong(version -> version.value().length()).sum();
+                if (batch.size() >= batchSize || batchChars * 2 >= batchBytes) {
+                    flush();
+                }
                 if (history.isPresent()) {
                     historyWritten += entry.history().size();
                 }
@@ -401,6 +440,7 @@ public final class Importer {
                 deletedKept++;
                 return;
             }
+            flush();
             restoring.get().restore(entry.chain());
             target.delete(last.key(), last.scope());
             deletedKept++;
@@ -432,9 +472,7 @@ public final class Importer {
 
         private void tick() {
             done++;
-            if (done % 1000 == 0) {
-                progress.update("import", done, total);
-            }
+            ticker.tick(done, total);
         }
     }
 
@@ -444,6 +482,9 @@ public final class Importer {
         private boolean skipInvalid;
         private TransferProgress progress = TransferProgress.NONE;
         private int pageSize = 2000;
+        private int batchSize = 1000;
+        private long batchBytes = 8L << 20;
+        private Duration progressInterval = Ticker.INTERVAL;
         private Clock clock = Clock.systemUTC();
         private Scope graphScope = Scope.GLOBAL;
 
@@ -489,6 +530,26 @@ public final class Importer {
                 throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
             }
             this.pageSize = pageSize;
+            return this;
+        }
+
+        /**
+         * How many keys (at most {@code keys}, and about {@code bytes} of values) are restored together, in one
+         * {@link Restoring#restoreAll}: 1,000 keys and 8 MB unless set. A backend failure leaves the batches before
+         * the failing one imported.
+         */
+        public Builder batch(int keys, long bytes) {
+            if (keys < 1 || bytes < 1) {
+                throw new IllegalArgumentException("a batch holds at least 1 key and 1 byte, was " + keys + " and " + bytes);
+            }
+            this.batchSize = keys;
+            this.batchBytes = bytes;
+            return this;
+        }
+
+        /** How often progress is reported at least, besides every 1,000 records: every second unless set. */
+        public Builder progressInterval(Duration interval) {
+            this.progressInterval = Objects.requireNonNull(interval, "interval");
             return this;
         }
 

@@ -39,4 +39,12 @@ public interface EntryStore {
 
     /** Writes a checked version chain back; see {@link dev.forge.memory.Restoring#restore}. */
     MemoryEntry restore(List<MemoryEntry> chain);
+
+    /**
+     * Writes checked chains of several keys back; see {@link dev.forge.memory.Restoring#restoreAll}. The default writes
+     * one chain after the other; a store with transactions overrides it to write the batch in one.
+     */
+    default List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+        return chains.stream().map(this::restore).toList();
+    }
 }

@@ -52,6 +52,32 @@ public final class Facets {
         List<GraphPath> traverse(EntryRef start, Traversal traversal);
     }
 
+    /** {@link dev.forge.memory.Restoring#restoreAll}. */
+    @FunctionalInterface
+    public interface RestoreAll {
+        /** See {@link dev.forge.memory.Restoring#restoreAll}. */
+        List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains);
+    }
+
+    /**
+     * A restore facet whose batches are {@code restoreAll} and whose single restore is a batch of one: for a provider
+     * that writes a batch as one transaction (the batch's all-or-nothing rule then covers single restores too).
+     */
+    public static dev.forge.memory.Restoring restoring(RestoreAll restoreAll) {
+        Objects.requireNonNull(restoreAll, "restoreAll");
+        return new dev.forge.memory.Restoring() {
+            @Override
+            public MemoryEntry restore(List<MemoryEntry> versions) {
+                return restoreAll.restoreAll(List.of(versions)).get(0);
+            }
+
+            @Override
+            public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+                return restoreAll.restoreAll(chains);
+            }
+        };
+    }
+
     /** {@link VersionHistory#versions}. */
     @FunctionalInterface
     public interface Versions {

@@ -3,6 +3,7 @@ package dev.forge.memory.support;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
 import java.util.List;
 import java.util.Map;
@@ -64,5 +65,17 @@ public abstract class StoreBackedMemoryProvider extends FacetedMemoryProvider {
     protected final MemoryEntry restore(List<MemoryEntry> versions) {
         entries.checkOpen();
         return entries.restore(EntryRules.checkChain(versions, limits()));
+    }
+
+    /**
+     * The restore facet: {@link #restore}, and batches checked whole ({@link EntryRules#checkChain} for every chain)
+     * before {@link EntryStore#restoreAll} writes any, so a refused chain writes nothing of its batch.
+     */
+    protected final Restoring restorer() {
+        return Facets.restoring(chains -> {
+            entries.checkOpen();
+            List<List<MemoryEntry>> checked = chains.stream().map(chain -> EntryRules.checkChain(chain, limits())).toList();
+            return checked.isEmpty() ? List.of() : entries.restoreAll(checked);
+        });
     }
 }

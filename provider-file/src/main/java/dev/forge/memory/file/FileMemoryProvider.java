@@ -12,6 +12,7 @@ import dev.forge.memory.UnsupportedCapabilityException;
 import dev.forge.memory.file.internal.FileTransactions;
 import dev.forge.memory.file.internal.FileRelations;
 import dev.forge.memory.file.internal.FileHistory;
+import dev.forge.memory.file.internal.BatchRestore;
 import dev.forge.memory.file.internal.FileStore;
 import dev.forge.memory.file.internal.StoreDoctor;
 import dev.forge.memory.file.internal.StoreOpener;
@@ -45,7 +46,8 @@ import java.util.Set;
  *
  * <p>Transactions are optimistic: a commit applies all of its changes or none, and fails with
  * {@link dev.forge.memory.ConflictException}, applying nothing, if a key it read or wrote was changed by another
- * writer meanwhile. A commit or a {@link dev.forge.memory.Restoring#restore} cut off by a crash is completed by the
+ * writer meanwhile. A batch of restores ({@link dev.forge.memory.Restoring#restoreAll}) is one such commit per store. A
+ * commit or a {@link dev.forge.memory.Restoring#restore} cut off by a crash is completed by the
  * next process that opens or writes the store. With {@code fsync: false} this holds for a crash of the process, not
  * of the machine.
  *
@@ -89,8 +91,8 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         offerHistory(Facets.history(this::versions, this::delete, this::clear));
         FileTransactions backend = new FileTransactions(store, limits, context.clock());
         offerTransactions(() -> OptimisticTransaction.begin(backend));
-        // A restore writes the key's current file and its whole history, as one recorded commit.
-        offerRestoring(this::restore);
+        // A restore writes the key's current file and its whole history, as one recorded commit; a batch, its keys'.
+        offerRestoring(Facets.restoring(this::restoreAll));
     }
 
     /**
@@ -219,10 +221,10 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         return store.ownerForReading(scope).map(owner -> FileHistory.versions(owner, key, scope)).orElseGet(List::of);
     }
 
-    private MemoryEntry restore(List<MemoryEntry> versions) {
+    private List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
         store.checkOpen();
-        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits);
-        return store.owner(chain.get(chain.size() - 1).scope()).restore(chain);
+        List<List<MemoryEntry>> checked = chains.stream().map(chain -> EntryRules.checkChain(chain, limits)).toList();
+        return checked.isEmpty() ? List.of() : BatchRestore.restore(store, checked);
     }
 
     /** Releases the store locks. Idempotent; nothing keeps running. */

@@ -84,7 +84,7 @@ public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
          * model the restored current entry gets its vector. The new revision it stores makes optimistic transactions
          * that read the key before conflict.
          */
-        offerRestoring(this::restore);
+        offerRestoring(restorer());
         if (vectors != null) {
             // Re-embeds every live entry of the store (every project and session), then records the model's fingerprint.
             offerReindexing(vectors::reindex);

@@ -34,6 +34,7 @@ import dev.forge.memory.hybrid.internal.SearchRouter;
 import dev.forge.memory.hybrid.internal.Secondary;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.support.Facets;
 import dev.forge.memory.support.EntryWrite;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -119,7 +120,13 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 : Optional.empty();
         this.reindexing = capabilities.contains(Capability.REINDEX) ? Optional.of(new ChildReindex(router))
                 : Optional.empty();
-        this.restoring = capabilities.contains(Capability.RESTORE) ? Optional.of(this::restore) : Optional.empty();
+        // A batch: every chain checked before any key is written, so a refused chain writes nothing; then key by key
+        // (each through the outbox), so a backend failure part way leaves the keys before it restored, each whole.
+        this.restoring = capabilities.contains(Capability.RESTORE) ? Optional.of(Facets.restoring(chains -> {
+            state.checkOpen();
+            chains.forEach(chain -> EntryRules.checkChain(chain, limits));
+            return chains.stream().map(this::restore).toList();
+        })) : Optional.empty();
         // Queries are answered by the storage, so its indexes are the ones that matter; the cache holds no query results.
         this.fieldIndexing = capabilities.contains(Capability.FIELD_INDEX) ? Optional.of(field -> {
             state.checkOpen();

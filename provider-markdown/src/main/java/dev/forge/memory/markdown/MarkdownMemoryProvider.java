@@ -66,7 +66,7 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
          * the new head last, so that a crash leaves the key either as it was or as restored (see the class comment);
          * the key's relations stay.
          */
-        offerRestoring(this::restore);
+        offerRestoring(restorer());
     }
 
     /**

@@ -47,9 +47,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Transactions are optimistic: a transaction holds no lock until {@link dev.forge.memory.MemoryTransaction#commit()},
  * which applies every buffered write at once or, if a key the transaction touched changed since its first touch,
- * fails with {@link dev.forge.memory.ConflictException} and applies nothing. Every commit and every
- * {@link dev.forge.memory.Restoring#restore} is atomic and a crash never corrupts the database; how much a committed
- * write survives depends on {@code synchronous}. A write on a full disk fails with
+ * fails with {@link dev.forge.memory.ConflictException} and applies nothing. Every commit, every
+ * {@link dev.forge.memory.Restoring#restore} and every {@code restoreAll} batch is atomic (per file, as commits are)
+ * and a crash never corrupts the database; how much a committed write survives depends on {@code synchronous}. A write on a full disk fails with
  * {@link dev.forge.memory.StorageException} and changes nothing, while reads go on working.
  *
  * <p>{@link #fieldIndexing()} adds an index for equality on one metadata field (an expression index on
@@ -84,8 +84,8 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
                 this::purgeScope, scope -> stores.of(scope).deletedKeys(scope)));
         SqliteTransactions backend = new SqliteTransactions(stores, clock);
         offerTransactions(() -> OptimisticTransaction.begin(backend));
-        // A restore replaces the key's live row, versions and tombstones in one SQLite transaction (see the class comment).
-        offerRestoring(this::restore);
+        // A restore replaces the key's live row, versions and tombstones in one SQLite transaction, a batch of them too.
+        offerRestoring(restorer());
         offerFieldIndexing(Facets.fieldIndexing(store::checkOpen, field -> stores.all()
                 .forEach(each -> new SqliteMaintenance(each).index(field))));
     }

@@ -132,6 +132,47 @@ class RestoreTest {
         }
     }
 
+    /** {@code chain(key, words)} moved to {@code scope}. */
+    private static List<MemoryEntry> chainIn(String key, String words, Scope scope) {
+        return chain(key, words).stream().map(v -> new MemoryEntry(v.key(), v.value(), scope, v.tags(), v.metadata(),
+                v.createdAt(), v.updatedAt(), v.version())).toList();
+    }
+
+    @Test
+    void a_batch_that_fails_in_either_file_applies_nothing_in_both() throws SQLException {
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            MemoryEntry before = provider.set("b", "before the batch", Scope.PROJECT);
+            List<List<MemoryEntry>> batch = List.of(chainIn("a", "alpha", Scope.PROJECT), chainIn("b", "beta", Scope.PROJECT),
+                    chainIn("g", "gamma", Scope.GLOBAL), chainIn("z", "penguin", Scope.PROJECT));
+            for (Path file : List.of(provider.databaseFile(), provider.globalDatabaseFile())) {
+                String failOn = file.equals(provider.databaseFile()) ? "penguin two" : "gamma four";
+                // A real failure inside the batch's transaction, after other keys of the batch were written.
+                try (Connection other = Stores.jdbc(file); Statement statement = other.createStatement()) {
+                    statement.execute("CREATE TRIGGER fail_in_batch BEFORE INSERT ON versions WHEN new.value = '" + failOn
+                            + "' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+                }
+
+                assertThatThrownBy(() -> provider.requireRestoring().restoreAll(batch))
+                        .isInstanceOf(StorageException.class).hasMessageContaining("injected failure");
+
+                assertThat(provider.get("a", Scope.PROJECT)).isEmpty();
+                assertThat(provider.get("b", Scope.PROJECT)).contains(before);
+                assertThat(provider.get("g", Scope.GLOBAL)).isEmpty();
+                assertThat(provider.get("z", Scope.PROJECT)).isEmpty();
+                assertThat(versionRows(provider.databaseFile(), "a")).isEmpty();
+                assertThat(keysFound(provider, "alpha")).isEmpty();
+                try (Connection other = Stores.jdbc(file); Statement statement = other.createStatement()) {
+                    statement.execute("DROP TRIGGER fail_in_batch");
+                }
+            }
+            assertThat(provider.requireRestoring().restoreAll(batch)).extracting(MemoryEntry::value)
+                    .containsExactly("alpha four", "beta four", "gamma four", "penguin four");
+            assertThat(provider.requireHistory().versions("g", Scope.GLOBAL)).containsExactlyElementsOf(batch.get(2));
+            assertThat(keysFound(provider, "alpha")).containsExactly("a");
+            assertThat(provider.doctor()).isEmpty();
+        }
+    }
+
     @Test
     void a_lock_held_past_busy_timeout_fails_the_restore_and_changes_nothing() throws SQLException {
         try (SqliteMemoryProvider provider = Stores.open(directory, Map.of("busy_timeout", "200ms"))) {

@@ -49,7 +49,8 @@ public final class ProviderRecords implements RecordSource {
             }
             forEachEntry(scope, entry -> {
                 List<MemoryEntry> earlier = new ArrayList<>();
-                if (history.isPresent()) {
+                // Versions start at 1: a key at version 1 has nothing earlier, so only later versions cost a read.
+                if (history.isPresent() && entry.version() > 1) {
                     for (MemoryEntry version : history.get().versions(entry.key(), scope)) {
                         if (version.version() < entry.version()) {
                             earlier.add(version);

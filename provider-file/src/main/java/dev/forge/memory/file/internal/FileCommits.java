@@ -86,6 +86,10 @@ final class FileCommits {
             return new Recorded("Key '" + Keys.abbreviate(key) + "' not restored",
                     "A restore of key '" + Keys.abbreviate(key) + "'", "the restore");
         }
+
+        static Recorded restores(int keys) {
+            return new Recorded(keys + " keys not restored", "A restore of " + keys + " keys", "the restore");
+        }
     }
 
     /**

@@ -461,25 +461,11 @@ public final class FileStore {
      *                                                 nothing is changed
      */
     public MemoryEntry restore(List<MemoryEntry> chain) {
-        checkOpen();
-        MemoryEntry current = chain.get(chain.size() - 1);
-        Namespace namespace = namespace(current.scope());
-        String name = Keys.toFileName(current.key());
-        CommitLog.Restore restore = new CommitLog.Restore(namespace, chain);
-        for (MemoryEntry version : chain) {
-            files.encode(version);
-        }
-        return write("restore key '" + Keys.abbreviate(current.key()) + "'", changes -> {
-            fileIndex.reload(namespace, name);
-            if (!holds(namespace, name, chain)) {
-                commits.applyRecorded(List.of(restore), changes, FileCommits.Recorded.restore(current.key()));
-            }
-            return current;
-        });
+        return BatchRestore.restore(this, List.of(chain)).get(0);
     }
 
     /** Whether the key already holds exactly {@code chain}, so that restoring it again writes nothing. */
-    private boolean holds(Namespace namespace, String name, List<MemoryEntry> chain) throws IOException {
+    boolean holds(Namespace namespace, String name, List<MemoryEntry> chain) throws IOException {
         MemoryEntry current = chain.get(chain.size() - 1);
         if (!current.equals(lookup(namespace, name).entry())) {
             return false;

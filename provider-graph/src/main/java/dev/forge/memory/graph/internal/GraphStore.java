@@ -500,26 +500,40 @@ public final class GraphStore implements EntryStore {
      * alone; that vector is made before the transaction, as {@link #set} makes it.
      */
     public MemoryEntry restore(List<MemoryEntry> chain) {
-        MemoryEntry last = chain.get(chain.size() - 1);
-        List<Double> vector = embedding(last);
-        return write("restore " + describe(last.key(), last.scope()), tx -> {
-            Scope scope = last.scope();
-            lock(tx, scope, last.key());
-            tx.run("MATCH (v:MemoryVersion " + KEY_PROPS + ") DETACH DELETE v", keyParams(scope, last.key())).consume();
-            List<Map<String, Object>> earlier = new ArrayList<>();
-            for (MemoryEntry version : chain.subList(0, chain.size() - 1)) {
-                Map<String, Object> props = entryProperties(version);
-                props.put("tombstone", false);
-                earlier.add(props);
+        return restoreAll(List.of(chain)).get(0);
+    }
+
+    /** Restores {@code chains} as {@link #restore} does, all in one transaction, their vectors made in one model call. */
+    @Override
+    public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+        List<MemoryEntry> lasts = chains.stream().map(chain -> chain.get(chain.size() - 1)).toList();
+        List<List<Double>> vectors = embeddings(lasts);
+        return write(lasts.size() == 1 ? "restore " + describe(lasts.get(0).key(), lasts.get(0).scope())
+                : "restore " + lasts.size() + " keys", tx -> {
+            for (int i = 0; i < chains.size(); i++) {
+                restoreIn(tx, chains.get(i), vectors.get(i));
             }
-            // each version supersedes the one before it, as retire() leaves them; apply() links the live node to the newest
-            tx.run("UNWIND $versions AS props CREATE (v:MemoryVersion) SET v = props"
-                    + " WITH v ORDER BY v.version WITH collect(v) AS chain"
-                    + " UNWIND range(1, size(chain) - 1) AS i WITH chain[i] AS newer, chain[i - 1] AS older"
-                    + " CREATE (newer)-[:SUPERSEDES]->(older)", Map.of("versions", earlier)).consume();
-            apply(tx, last, new Current(Optional.empty(), 0, ""), vector);
-            return last;
+            return lasts;
         });
+    }
+
+    private void restoreIn(TransactionContext tx, List<MemoryEntry> chain, List<Double> vector) {
+        MemoryEntry last = chain.get(chain.size() - 1);
+        Scope scope = last.scope();
+        lock(tx, scope, last.key());
+        tx.run("MATCH (v:MemoryVersion " + KEY_PROPS + ") DETACH DELETE v", keyParams(scope, last.key())).consume();
+        List<Map<String, Object>> earlier = new ArrayList<>();
+        for (MemoryEntry version : chain.subList(0, chain.size() - 1)) {
+            Map<String, Object> props = entryProperties(version);
+            props.put("tombstone", false);
+            earlier.add(props);
+        }
+        // each version supersedes the one before it, as retire() leaves them; apply() links the live node to the newest
+        tx.run("UNWIND $versions AS props CREATE (v:MemoryVersion) SET v = props"
+                + " WITH v ORDER BY v.version WITH collect(v) AS chain"
+                + " UNWIND range(1, size(chain) - 1) AS i WITH chain[i] AS newer, chain[i - 1] AS older"
+                + " CREATE (newer)-[:SUPERSEDES]->(older)", Map.of("versions", earlier)).consume();
+        apply(tx, last, new Current(Optional.empty(), 0, ""), vector);
     }
 
     /** Deletes the live entry, leaving a tombstone version. */

@@ -91,6 +91,31 @@ public final class ScopedStores implements EntryStore {
     }
 
     /**
+     * Restores {@code chains} in one transaction per file. With GLOBAL keys in a file of their own both files' write
+     * locks are held (the project's first, its chains staged) and the global file commits first, as {@link SqliteTransactions} commits:
+     * only a crash or an I/O failure between the two commits leaves the GLOBAL chains applied without the others.
+     */
+    @Override
+    public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+        List<List<MemoryEntry>> local = new ArrayList<>();
+        List<List<MemoryEntry>> shared = new ArrayList<>();
+        for (List<MemoryEntry> chain : chains) {
+            (of(chain.get(chain.size() - 1).scope()) == global ? shared : local).add(chain);
+        }
+        if (!split() || shared.isEmpty() || local.isEmpty()) {
+            return (local.isEmpty() ? global : project).restoreAll(chains);
+        }
+        project.checkOpen();
+        global.checkOpen();
+        project.database().write("restore " + local.size() + " keys", connection -> {
+            List<MemoryEntry> staged = project.restoreIn(connection, local);
+            global.database().write("restore " + shared.size() + " GLOBAL keys", other -> global.restoreIn(other, shared));
+            return staged;
+        });
+        return chains.stream().map(chain -> chain.get(chain.size() - 1)).toList();
+    }
+
+    /**
      * The query on each store for the scopes it holds, each cut to the first {@code offset + limit} entries in the
      * query's order, then merged, ordered and paged once more: the page is the one a single store would give.
      */

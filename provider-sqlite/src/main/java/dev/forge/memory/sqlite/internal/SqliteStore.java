@@ -20,7 +20,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -157,15 +156,19 @@ public final class SqliteStore implements EntryStore {
     /** What is stored of {@code key} in {@code namespace}, read on {@code connection}. */
     public static Current current(Connection connection, Namespace namespace, String key) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(Statements.CURRENT)) {
-            int next = namespace.bind(statement, 1);
-            statement.setString(next++, key);
-            next = namespace.bind(statement, next);
-            statement.setString(next, key);
-            try (ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                return new Current(rows.getLong("id"), rows.getLong("created_at"), rows.getLong("updated_at"),
-                        rows.getLong("version"), rows.getLong("last_version"), rows.getLong("revision"));
-            }
+            return current(statement, namespace, key);
+        }
+    }
+
+    private static Current current(PreparedStatement statement, Namespace namespace, String key) throws SQLException {
+        int next = namespace.bind(statement, 1);
+        statement.setString(next++, key);
+        next = namespace.bind(statement, next);
+        statement.setString(next, key);
+        try (ResultSet rows = statement.executeQuery()) {
+            rows.next();
+            return new Current(rows.getLong("id"), rows.getLong("created_at"), rows.getLong("updated_at"),
+                    rows.getLong("version"), rows.getLong("last_version"), rows.getLong("revision"));
         }
     }
 
@@ -203,8 +206,10 @@ public final class SqliteStore implements EntryStore {
      * keeps the row id, and so the relations), replaces its tags, appends the version.
      */
     public static void apply(Connection connection, Namespace namespace, MemoryEntry entry, Current current) throws SQLException {
-        storeLive(connection, namespace, entry, current);
-        insertVersions(connection, namespace, List.of(entry));
+        try (WriteStatements statements = new WriteStatements(connection)) {
+            storeLive(statements, namespace, entry, current);
+            insertVersions(statements, namespace, List.of(entry));
+        }
     }
 
     /**
@@ -212,68 +217,63 @@ public final class SqliteStore implements EntryStore {
      * {@code createdAt}: an update keeps the row id, and so the relations (the {@code edges} rows point at it); the
      * search index follows through the triggers on {@code entries}.
      */
-    private static void storeLive(Connection connection, Namespace namespace, MemoryEntry entry, Current current)
+    private static void storeLive(WriteStatements statements, Namespace namespace, MemoryEntry entry, Current current)
             throws SQLException {
         String tags = Rows.tagsJson(entry.tags());
         String metadata = Rows.metadataJson(entry.metadata());
         long id;
         if (current.live()) {
             id = current.id();
-            try (PreparedStatement update = connection.prepareStatement(Statements.UPDATE_ENTRY)) {
-                update.setString(1, entry.value());
-                update.setString(2, tags);
-                update.setString(3, metadata);
-                update.setLong(4, entry.createdAt().toEpochMilli());
-                update.setLong(5, entry.updatedAt().toEpochMilli());
-                update.setLong(6, entry.version());
-                update.setLong(7, id);
-                update.executeUpdate();
-            }
-            try (PreparedStatement delete = connection.prepareStatement(Statements.DELETE_TAGS)) {
-                delete.setLong(1, id);
-                delete.executeUpdate();
-            }
+            PreparedStatement update = statements.get(Statements.UPDATE_ENTRY);
+            update.setString(1, entry.value());
+            update.setString(2, tags);
+            update.setString(3, metadata);
+            update.setLong(4, entry.createdAt().toEpochMilli());
+            update.setLong(5, entry.updatedAt().toEpochMilli());
+            update.setLong(6, entry.version());
+            update.setLong(7, id);
+            update.executeUpdate();
+            PreparedStatement delete = statements.get(Statements.DELETE_TAGS);
+            delete.setLong(1, id);
+            delete.executeUpdate();
         } else {
-            try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_ENTRY)) {
-                int next = namespace.bind(insert, 1);
-                insert.setString(next++, entry.key());
-                insert.setString(next++, entry.value());
-                insert.setString(next++, tags);
-                insert.setString(next++, metadata);
-                insert.setLong(next++, entry.createdAt().toEpochMilli());
-                insert.setLong(next++, entry.updatedAt().toEpochMilli());
-                insert.setLong(next, entry.version());
-                insert.executeUpdate();
-            }
-            id = lastInsertRowid(connection);
+            PreparedStatement insert = statements.get(Statements.INSERT_ENTRY);
+            int next = namespace.bind(insert, 1);
+            insert.setString(next++, entry.key());
+            insert.setString(next++, entry.value());
+            insert.setString(next++, tags);
+            insert.setString(next++, metadata);
+            insert.setLong(next++, entry.createdAt().toEpochMilli());
+            insert.setLong(next++, entry.updatedAt().toEpochMilli());
+            insert.setLong(next, entry.version());
+            insert.executeUpdate();
+            id = lastInsertRowid(statements);
         }
         if (!entry.tags().isEmpty()) {
-            try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_TAG)) {
-                for (String tag : entry.tags()) {
-                    insert.setString(1, tag);
-                    insert.setLong(2, id);
-                    insert.addBatch();
-                }
-                insert.executeBatch();
+            PreparedStatement insert = statements.get(Statements.INSERT_TAG);
+            for (String tag : entry.tags()) {
+                insert.setString(1, tag);
+                insert.setLong(2, id);
+                insert.addBatch();
             }
+            insert.executeBatch();
         }
     }
 
     /** Appends {@code versions} (not tombstones) to the history of their key, one prepared statement for all. */
-    private static void insertVersions(Connection connection, Namespace namespace, List<MemoryEntry> versions)
+    private static void insertVersions(WriteStatements statements, Namespace namespace, List<MemoryEntry> versions)
             throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_VERSION)) {
-            for (MemoryEntry entry : versions) {
-                int next = namespace.bind(insert, 1);
-                insert.setString(next++, entry.key());
-                insert.setLong(next++, entry.version());
-                insert.setString(next++, entry.value());
-                insert.setString(next++, Rows.tagsJson(entry.tags()));
-                insert.setString(next++, Rows.metadataJson(entry.metadata()));
-                insert.setLong(next++, entry.createdAt().toEpochMilli());
-                insert.setLong(next, entry.updatedAt().toEpochMilli());
-                insert.executeUpdate();
-            }
+        PreparedStatement insert = statements.get(Statements.INSERT_VERSION);
+        for (MemoryEntry entry : versions) {
+            int next = namespace.bind(insert, 1);
+            insert.setString(next++, entry.key());
+            insert.setLong(next++, entry.version());
+            insert.setString(next++, entry.value());
+            insert.setString(next++, Rows.tagsJson(entry.tags()));
+            insert.setString(next++, Rows.metadataJson(entry.metadata()));
+            insert.setLong(next++, entry.createdAt().toEpochMilli());
+            insert.setLong(next, entry.updatedAt().toEpochMilli());
+            insert.executeUpdate();
         }
     }
 
@@ -287,31 +287,53 @@ public final class SqliteStore implements EntryStore {
      * @return the current entry, the last of {@code chain}
      */
     public MemoryEntry restore(List<MemoryEntry> chain) {
+        return restoreAll(List.of(chain)).get(0);
+    }
+
+    /**
+     * Restores {@code chains} (each as {@link #restore} does) in one transaction, each statement prepared once for
+     * the batch: all of them are applied or, on a failure or a crash, none.
+     */
+    public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
         checkOpen();
-        MemoryEntry last = chain.get(chain.size() - 1);
-        Namespace namespace = namespace(last.scope());
-        return database.write("restore " + describe(last.key(), last.scope()), connection -> {
-            Current current = current(connection, namespace, last.key());
-            // Versions are deleted, never renumbered: the AUTOINCREMENT ids of the new rows are above every id the key
-            // had, so the revision changes and a transaction that read the key before the restore fails its commit.
-            deleteKeyRows(connection, Statements.DELETE_KEY_VERSIONS, namespace, last.key());
-            storeLive(connection, namespace, last, current);
-            insertVersions(connection, namespace, chain);
-            return last;
-        });
+        MemoryEntry first = chains.get(0).get(chains.get(0).size() - 1);
+        String what = chains.size() == 1 ? "restore " + describe(first.key(), first.scope()) : "restore " + chains.size() + " keys";
+        return database.write(what, connection -> restoreIn(connection, chains));
+    }
+
+    /** The work of {@link #restoreAll} inside a transaction the caller holds on {@code connection}. */
+    List<MemoryEntry> restoreIn(Connection connection, List<List<MemoryEntry>> chains) throws SQLException {
+        List<MemoryEntry> restored = new ArrayList<>(chains.size());
+        try (WriteStatements statements = new WriteStatements(connection)) {
+            for (List<MemoryEntry> chain : chains) {
+                MemoryEntry last = chain.get(chain.size() - 1);
+                Namespace namespace = namespace(last.scope());
+                Current current = current(statements.get(Statements.CURRENT), namespace, last.key());
+                // Versions are deleted, never renumbered: the AUTOINCREMENT ids of the new rows are above every id the
+                // key had, so the revision changes and a transaction that read the key before the restore fails its commit.
+                deleteKeyRows(statements.get(Statements.DELETE_KEY_VERSIONS), namespace, last.key());
+                storeLive(statements, namespace, last, current);
+                insertVersions(statements, namespace, chain);
+                restored.add(last);
+            }
+        }
+        return List.copyOf(restored);
     }
 
     /** Runs {@code delete}, a statement of the key's rows bound by namespace then key; the number of rows deleted. */
     private static int deleteKeyRows(Connection connection, String delete, Namespace namespace, String key) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(delete)) {
-            statement.setString(namespace.bind(statement, 1), key);
-            return statement.executeUpdate();
+            return deleteKeyRows(statement, namespace, key);
         }
     }
 
-    private static long lastInsertRowid(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery(Statements.LAST_INSERT_ROWID)) {
+    private static int deleteKeyRows(PreparedStatement statement, Namespace namespace, String key) throws SQLException {
+        statement.setString(namespace.bind(statement, 1), key);
+        return statement.executeUpdate();
+    }
+
+    private static long lastInsertRowid(WriteStatements statements) throws SQLException {
+        try (ResultSet rows = statements.get(Statements.LAST_INSERT_ROWID).executeQuery()) {
             rows.next();
             return rows.getLong(1);
         }
