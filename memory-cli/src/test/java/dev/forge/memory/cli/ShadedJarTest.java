@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.zip.ZipEntry;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,6 +135,31 @@ class ShadedJarTest {
         Run reindex = run("", "--memory-provider", "vector", "reindex", "--json");
         assertThat(reindex.exitCode()).as(reindex.toString()).isZero();
         assertThat(reindex.json().path("fingerprint").asText()).startsWith("minilm:");
+    }
+
+    @Test
+    void the_jar_ships_no_debug_symbols_but_the_native_libraries_of_every_platform() throws IOException {
+        List<String> names = new ArrayList<>();
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            jar.stream().map(ZipEntry::getName).forEach(names::add);
+        }
+        // Windows .pdb and macOS .dSYM files are for debuggers; no loader ever reads them (62 MB of a 160 MB jar).
+        assertThat(names).noneMatch(name -> name.endsWith(".pdb") || name.contains(".dSYM/"));
+        // Each OS loads its own library at run time, so every platform's must stay.
+        assertThat(names).contains(
+                "ai/onnxruntime/native/linux-x64/libonnxruntime.so",
+                "ai/onnxruntime/native/linux-x64/libonnxruntime4j_jni.so",
+                "ai/onnxruntime/native/linux-aarch64/libonnxruntime.so",
+                "ai/onnxruntime/native/linux-aarch64/libonnxruntime4j_jni.so",
+                "ai/onnxruntime/native/osx-x64/libonnxruntime.dylib",
+                "ai/onnxruntime/native/osx-x64/libonnxruntime4j_jni.dylib",
+                "ai/onnxruntime/native/osx-aarch64/libonnxruntime.dylib",
+                "ai/onnxruntime/native/osx-aarch64/libonnxruntime4j_jni.dylib",
+                "ai/onnxruntime/native/win-x64/onnxruntime.dll",
+                "ai/onnxruntime/native/win-x64/onnxruntime4j_jni.dll");
+        assertThat(names).anyMatch(name -> name.startsWith("native/lib/linux-x86_64/") && name.endsWith(".so"));
+        assertThat(names).anyMatch(name -> name.startsWith("native/lib/osx-aarch64/") && name.endsWith(".dylib"));
+        assertThat(names).anyMatch(name -> name.startsWith("native/lib/win-x86_64/") && name.endsWith(".dll"));
     }
 
     @Test
