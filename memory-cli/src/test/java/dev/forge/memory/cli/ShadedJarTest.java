@@ -68,6 +68,10 @@ class ShadedJarTest {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", JAR.toString()));
         command.addAll(List.of(args));
+        return run(command, stdin);
+    }
+
+    private Run run(List<String> command, String stdin) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile());
         Map<String, String> env = builder.environment();
         env.remove("FORGE_MEMORY_PROVIDER");
@@ -75,13 +79,16 @@ class ShadedJarTest {
         JVM_OPTION_VARIABLES.forEach(env::remove);
         env.put("FORGE_HOME", forgeHome.toString());
         env.put("DJL_CACHE_DIR", root.resolve("djl-cache").toString()); // where the tokenizer's native library goes
+        env.put("JAVA_HOME", System.getProperty("java.home")); // bin/forge-memory runs this JVM too
+        env.remove("FORGE_MEMORY_CDS");
+        env.remove("FORGE_MEMORY_JAVA_OPTS");
         Path out = root.resolve("stdout");
         Path err = root.resolve("stderr");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try (OutputStream in = process.getOutputStream()) {
             in.write(stdin.getBytes(StandardCharsets.UTF_8));
         }
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the jar finished").isTrue();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the jar finished").isTrue();
         return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 
@@ -160,6 +167,39 @@ class ShadedJarTest {
         assertThat(names).anyMatch(name -> name.startsWith("native/lib/linux-x86_64/") && name.endsWith(".so"));
         assertThat(names).anyMatch(name -> name.startsWith("native/lib/osx-aarch64/") && name.endsWith(".dylib"));
         assertThat(names).anyMatch(name -> name.startsWith("native/lib/win-x86_64/") && name.endsWith(".dll"));
+    }
+
+    @Test
+    void the_launcher_keeps_a_class_data_sharing_archive_in_forge_home_and_runs_without_one_where_it_cannot()
+            throws Exception {
+        Path launcher = JAR.getParent().resolve("../../bin/forge-memory").normalize();
+        // bin/forge-memory runs target/forge-memory.jar of its repository, and builds it first if any source is newer:
+        // only right after shade wrote that jar is it the jar under test, with nothing to build.
+        assumeThat(IN_SHADED_JAR_EXECUTION).as("run by the POM's shaded-jar execution").isTrue();
+        assumeThat(launcher).isExecutable();
+        assumeThat(JAR.getFileName().toString()).isEqualTo("forge-memory.jar");
+        Run set = run(List.of(launcher.toString(), "set", "note", "kept"), "");
+        assertThat(set.exitCode()).as(set.toString()).isZero();
+        assertThat(set.err()).isEmpty();
+        Path cds = forgeHome.resolve("cds");
+        List<Path> archives;
+        try (var files = Files.list(cds)) {
+            archives = files.toList();
+        }
+        assertThat(archives).singleElement().satisfies(archive -> {
+            assertThat(archive.getFileName().toString()).matches("forge-memory-[0-9]+-[0-9]+\\.jsa");
+            assertThat(Files.size(archive)).isPositive();
+        });
+        Run get = run(List.of(launcher.toString(), "get", "note"), "");
+        assertThat(get).isEqualTo(new Run(0, "kept\n", ""));
+        try (var files = Files.list(cds)) {
+            assertThat(files.toList()).as("the archive is reused, not written again").isEqualTo(archives);
+        }
+        // A forge home where no archive can be written: the call runs without one, and says nothing about it.
+        Files.delete(archives.get(0));
+        Files.delete(cds);
+        Files.writeString(cds, "a file where the archive directory would be");
+        assertThat(run(List.of(launcher.toString(), "get", "note"), "")).isEqualTo(new Run(0, "kept\n", ""));
     }
 
     @Test
