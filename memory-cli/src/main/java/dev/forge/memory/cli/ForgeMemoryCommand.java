@@ -15,9 +15,12 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -52,32 +55,6 @@ import picocli.CommandLine.Spec;
                     + "doctor {\"provider\", \"problems\"}. search --batch always writes JSON Lines, one object "
                     + "per query, with or without --json. Errors are never JSON: one line on stderr, and the exit code.",
             "",
-        },
-        subcommands = {
-            ProvidersCommand.class,
-            InitCommand.class,
-            ConfigCommand.class,
-            SetCommand.class,
-            GetCommand.class,
-            QueryCommand.class,
-            SearchCommand.class,
-            DeleteCommand.class,
-            PurgeCommand.class,
-            ClearCommand.class,
-            RelateCommand.class,
-            TraverseCommand.class,
-            HistoryCommand.class,
-            DoctorCommand.class,
-            ReindexCommand.class,
-            ExportCommand.class,
-            ImportCommand.class,
-            MigrateCommand.class,
-            StalenessCommand.class,
-            PruneCommand.class,
-            PluginCommand.class,
-            ConsolidateCommand.class,
-            ContextCommand.class,
-            McpCommand.class,
         },
         footerHeading = "%nExit codes:%n",
         footer = {
@@ -152,10 +129,47 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
         this.userHome = Objects.requireNonNull(userHome, "userHome");
     }
 
-    /** A ready command line: converters, exit codes and error reporting set; stdout and stderr still to be set. */
-    public static CommandLine commandLine(Map<String, String> environment, InputStream stdin, Path userHome) {
+    /**
+     * The subcommands, by name, in the order help lists them. Added to the root by {@link #commandLine}, not by the
+     * root's annotation, so that a call can build the picocli model of only the subcommand it runs.
+     */
+    static final Map<String, Class<?>> SUBCOMMANDS = subcommands(ProvidersCommand.class, InitCommand.class,
+            ConfigCommand.class, SetCommand.class, GetCommand.class, QueryCommand.class, SearchCommand.class,
+            DeleteCommand.class, PurgeCommand.class, ClearCommand.class, RelateCommand.class, TraverseCommand.class,
+            HistoryCommand.class, DoctorCommand.class, ReindexCommand.class, ExportCommand.class, ImportCommand.class,
+            MigrateCommand.class, StalenessCommand.class, PruneCommand.class, PluginCommand.class,
+            ConsolidateCommand.class, ContextCommand.class, McpCommand.class);
+
+    /** The options of the root that take a value, whose value is never the subcommand's name. */
+    private static final Set<String> VALUE_OPTIONS = Set.of("--project", "--memory-provider", "--memory-config",
+            "--session");
+
+    private static Map<String, Class<?>> subcommands(Class<?>... classes) {
+        Map<String, Class<?>> byName = new LinkedHashMap<>();
+        for (Class<?> type : classes) {
+            byName.put(type.getAnnotation(Command.class).name(), type);
+        }
+        return Collections.unmodifiableMap(byName);
+    }
+
+    /**
+     * A ready command line for running {@code args} (converters, exit codes and error reporting set; stdout and stderr
+     * still to be set): with only the subcommand they name, when they name one, since
+     * building picocli's model of all of them (reflection over every option of every command) is a good part of a
+     * short call's start; with every subcommand otherwise (help, no or an unknown subcommand), so that usage and
+     * suggestions list them all. Parsing and running {@code args} is the same either way.
+     *
+     * @param args the arguments to be run, or null for every subcommand
+     */
+    public static CommandLine commandLine(Map<String, String> environment, InputStream stdin, Path userHome, String[] args) {
         ExitCodes exitCodes = new ExitCodes();
         CommandLine commandLine = new CommandLine(new ForgeMemoryCommand(environment, stdin, userHome));
+        String only = args == null ? null : subcommandOf(args);
+        for (Map.Entry<String, Class<?>> subcommand : SUBCOMMANDS.entrySet()) {
+            if (only == null || only.equals(subcommand.getKey())) {
+                commandLine.addSubcommand(subcommand.getKey(), subcommand.getValue());
+            }
+        }
         commandLine.registerConverter(Scope.class, ForgeMemoryCommand::scope);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         // Otherwise "set k -hello" would read as -h (help) and store nothing; now it is an unknown option, with a hint.
@@ -164,6 +178,25 @@ public final class ForgeMemoryCommand implements Callable<Integer> {
         commandLine.setExecutionExceptionHandler(exitCodes);
         commandLine.setParameterExceptionHandler(exitCodes);
         return commandLine;
+    }
+
+    /**
+     * The subcommand {@code args} run: their first argument that is neither an option nor the value of one of the
+     * root's options, if it names a subcommand; null otherwise (or if any argument asks the root for help or its
+     * version, which picocli answers before any subcommand).
+     */
+    static String subcommandOf(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (VALUE_OPTIONS.contains(arg)) {
+                i++;
+            } else if (!arg.startsWith("-")) {
+                return SUBCOMMANDS.containsKey(arg) ? arg : null;
+            } else if (!arg.startsWith("--") || arg.equals("--help") || arg.equals("--version") || arg.equals("--")) {
+                return null; // -h, -V, clustered or unknown short options, --help, --version: picocli decides
+            }
+        }
+        return null;
     }
 
     /**

@@ -25,7 +25,7 @@ public final class Main {
         // Memory values are text in any language: print them as UTF-8 whatever the platform's default charset.
         PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
-        int exitCode = ForgeMemoryCommand.commandLine(System.getenv(), System.in, Path.of(System.getProperty("user.home")))
+        int exitCode = ForgeMemoryCommand.commandLine(System.getenv(), System.in, Path.of(System.getProperty("user.home")), args)
                 .setOut(out)
                 .setErr(err)
                 .execute(args);

@@ -81,7 +81,7 @@ final class CliHarness {
     private Result runRaw(InputStream stdin, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = ForgeMemoryCommand.commandLine(env, stdin, userHome)
+        int code = ForgeMemoryCommand.commandLine(env, stdin, userHome, args) // as Main builds it
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .execute(args);

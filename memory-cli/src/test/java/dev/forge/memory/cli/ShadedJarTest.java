@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.zip.ZipEntry;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,6 +68,10 @@ class ShadedJarTest {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", JAR.toString()));
         command.addAll(List.of(args));
+        return run(command, stdin);
+    }
+
+    private Run run(List<String> command, String stdin) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile());
         Map<String, String> env = builder.environment();
         env.remove("FORGE_MEMORY_PROVIDER");
@@ -73,13 +79,16 @@ class ShadedJarTest {
         JVM_OPTION_VARIABLES.forEach(env::remove);
         env.put("FORGE_HOME", forgeHome.toString());
         env.put("DJL_CACHE_DIR", root.resolve("djl-cache").toString()); // where the tokenizer's native library goes
+        env.put("JAVA_HOME", System.getProperty("java.home")); // bin/forge-memory runs this JVM too
+        env.remove("FORGE_MEMORY_CDS");
+        env.remove("FORGE_MEMORY_JAVA_OPTS");
         Path out = root.resolve("stdout");
         Path err = root.resolve("stderr");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try (OutputStream in = process.getOutputStream()) {
             in.write(stdin.getBytes(StandardCharsets.UTF_8));
         }
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the jar finished").isTrue();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the jar finished").isTrue();
         return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 
@@ -133,6 +142,64 @@ class ShadedJarTest {
         Run reindex = run("", "--memory-provider", "vector", "reindex", "--json");
         assertThat(reindex.exitCode()).as(reindex.toString()).isZero();
         assertThat(reindex.json().path("fingerprint").asText()).as("a new index: the default model").startsWith("bge-small:");
+    }
+
+    @Test
+    void the_jar_ships_no_debug_symbols_but_the_native_libraries_of_every_platform() throws IOException {
+        List<String> names = new ArrayList<>();
+        try (JarFile jar = new JarFile(JAR.toFile())) {
+            jar.stream().map(ZipEntry::getName).forEach(names::add);
+        }
+        // Windows .pdb and macOS .dSYM files are for debuggers; no loader ever reads them (62 MB of a 160 MB jar).
+        assertThat(names).noneMatch(name -> name.endsWith(".pdb") || name.contains(".dSYM/"));
+        // Each OS loads its own library at run time, so every platform's must stay.
+        assertThat(names).contains(
+                "ai/onnxruntime/native/linux-x64/libonnxruntime.so",
+                "ai/onnxruntime/native/linux-x64/libonnxruntime4j_jni.so",
+                "ai/onnxruntime/native/linux-aarch64/libonnxruntime.so",
+                "ai/onnxruntime/native/linux-aarch64/libonnxruntime4j_jni.so",
+                "ai/onnxruntime/native/osx-x64/libonnxruntime.dylib",
+                "ai/onnxruntime/native/osx-x64/libonnxruntime4j_jni.dylib",
+                "ai/onnxruntime/native/osx-aarch64/libonnxruntime.dylib",
+                "ai/onnxruntime/native/osx-aarch64/libonnxruntime4j_jni.dylib",
+                "ai/onnxruntime/native/win-x64/onnxruntime.dll",
+                "ai/onnxruntime/native/win-x64/onnxruntime4j_jni.dll");
+        assertThat(names).anyMatch(name -> name.startsWith("native/lib/linux-x86_64/") && name.endsWith(".so"));
+        assertThat(names).anyMatch(name -> name.startsWith("native/lib/osx-aarch64/") && name.endsWith(".dylib"));
+        assertThat(names).anyMatch(name -> name.startsWith("native/lib/win-x86_64/") && name.endsWith(".dll"));
+    }
+
+    @Test
+    void the_launcher_keeps_a_class_data_sharing_archive_in_forge_home_and_runs_without_one_where_it_cannot()
+            throws Exception {
+        Path launcher = JAR.getParent().resolve("../../bin/forge-memory").normalize();
+        // bin/forge-memory runs target/forge-memory.jar of its repository, and builds it first if any source is newer:
+        // only right after shade wrote that jar is it the jar under test, with nothing to build.
+        assumeThat(IN_SHADED_JAR_EXECUTION).as("run by the POM's shaded-jar execution").isTrue();
+        assumeThat(launcher).isExecutable();
+        assumeThat(JAR.getFileName().toString()).isEqualTo("forge-memory.jar");
+        Run set = run(List.of(launcher.toString(), "set", "note", "kept"), "");
+        assertThat(set.exitCode()).as(set.toString()).isZero();
+        assertThat(set.err()).isEmpty();
+        Path cds = forgeHome.resolve("cds");
+        List<Path> archives;
+        try (var files = Files.list(cds)) {
+            archives = files.toList();
+        }
+        assertThat(archives).singleElement().satisfies(archive -> {
+            assertThat(archive.getFileName().toString()).matches("forge-memory-[0-9]+-[0-9]+\\.jsa");
+            assertThat(Files.size(archive)).isPositive();
+        });
+        Run get = run(List.of(launcher.toString(), "get", "note"), "");
+        assertThat(get).isEqualTo(new Run(0, "kept\n", ""));
+        try (var files = Files.list(cds)) {
+            assertThat(files.toList()).as("the archive is reused, not written again").isEqualTo(archives);
+        }
+        // A forge home where no archive can be written: the call runs without one, and says nothing about it.
+        Files.delete(archives.get(0));
+        Files.delete(cds);
+        Files.writeString(cds, "a file where the archive directory would be");
+        assertThat(run(List.of(launcher.toString(), "get", "note"), "")).isEqualTo(new Run(0, "kept\n", ""));
     }
 
     @Test

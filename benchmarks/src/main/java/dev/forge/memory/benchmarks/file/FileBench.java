@@ -89,7 +89,7 @@ public class FileBench {
     /** Opens a fresh provider on the store and gets one key. */
     @Benchmark
     @Measure(value = "file cold open of the store + one get vs listing, reading and JSON-parsing the files raw",
-            target = 1 / 1.5)
+            target = 0.8)
     public Optional<MemoryEntry> coldOpen_ours(Cold cold) {
         try (FileMemoryProvider provider = BenchStores.openFile(cold.root(), true)) {
             return provider.get(cold.probe(), Scope.PROJECT);

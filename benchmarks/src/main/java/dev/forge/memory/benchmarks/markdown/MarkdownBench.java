@@ -88,7 +88,7 @@ public class MarkdownBench {
     /** Opens a fresh provider on the directory and gets one key. */
     @Benchmark
     @Measure(value = "markdown cold open of the store + one get vs listing, reading and YAML-parsing the files raw",
-            target = 1 / 1.5)
+            target = 0.8)
     public Optional<MemoryEntry> coldOpen_ours(Cold cold) {
         try (MarkdownMemoryProvider provider = BenchStores.openMarkdown(cold.root(), true)) {
             return provider.get(cold.probe(), Scope.PROJECT);

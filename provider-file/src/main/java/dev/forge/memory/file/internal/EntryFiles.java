@@ -1,6 +1,7 @@
 package dev.forge.memory.file.internal;
 
 import dev.forge.memory.support.files.AtomicFiles;
+import dev.forge.memory.support.files.ParallelReads;
 import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
@@ -18,9 +19,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -174,21 +177,23 @@ public final class EntryFiles {
         if (!Files.isDirectory(directory)) {
             return found;
         }
+        // Both encodings of a name count once: the one load() would read.
+        Set<String> names = new LinkedHashSet<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
             for (Path file : files) {
-                String fileName = file.getFileName().toString();
-                String name = stem(fileName);
-                if (name == null || !Namespace.isFileNameOfKey(name)) {
-                    continue;
+                String name = stem(file.getFileName().toString());
+                if (name != null && Namespace.isFileNameOfKey(name)) {
+                    names.add(name);
                 }
-                if (found.containsKey(name)) {
-                    continue; // both encodings: read the one load() would
-                }
-                Optional<Path> current = existing(namespace, name);
-                Loaded loaded = current.isEmpty() ? null : read(namespace, name, current.get());
-                if (loaded != null) { // else removed while we listed the directory
-                    found.put(name, loaded);
-                }
+            }
+        }
+        // Reading and parsing is most of an open's work: on several threads.
+        List<String> listed = List.copyOf(names);
+        List<Loaded> loaded = ParallelReads.map(listed,
+                name -> existing(namespace, name).map(file -> read(namespace, name, file)).orElse(null));
+        for (int i = 0; i < listed.size(); i++) {
+            if (loaded.get(i) != null) { // else removed while we listed the directory
+                found.put(listed.get(i), loaded.get(i));
             }
         }
         return found;

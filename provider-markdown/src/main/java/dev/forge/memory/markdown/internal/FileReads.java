@@ -1,9 +1,11 @@
 package dev.forge.memory.markdown.internal;
 
+import dev.forge.memory.MemoryException;
 import dev.forge.memory.support.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
@@ -47,5 +49,37 @@ final class FileReads {
                     null);
         }
         return bytes;
+    }
+
+    /** A memory file as a directory listing found it. */
+    record Listed(Path path, BasicFileAttributes attributes) {
+    }
+
+    /**
+     * What reading one memory file gave: its content, or why it cannot be used, or neither ({@link #GONE}) if it was
+     * removed since it was listed.
+     */
+    record Parsed(MemoryFile file, String problem) {
+        static final Parsed GONE = new Parsed(null, null);
+    }
+
+    /**
+     * Reads and parses one memory file as it was listed. Touches no index, so that a scan may parse its
+     * files on several threads at once.
+     */
+    static Parsed parse(Listed listed, long maxFileSize) {
+        try {
+            byte[] bytes = readWithin(listed.path(), listed.attributes(), maxFileSize);
+            return new Parsed(MemoryFileCodec.parse(bytes, listed.path().getFileName().toString(),
+                    listed.attributes().lastModifiedTime().toInstant()), null);
+        } catch (NoSuchFileException e) {
+            return Parsed.GONE; // removed since it was listed: the next scan agrees
+        } catch (MemoryFileException e) {
+            return new Parsed(null, e.getMessage());
+        } catch (MemoryException | IllegalArgumentException e) {
+            return new Parsed(null, "its content is not a valid memory: " + e.getMessage());
+        } catch (IOException e) {
+            return new Parsed(null, "cannot be read: " + e);
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.files.AtomicFiles;
+import dev.forge.memory.support.files.ParallelReads;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -264,6 +265,7 @@ final class Shelf {
         Set<String> present = new HashSet<>();
         Set<String> touchedKeys = new HashSet<>();
         boolean changed = false;
+        List<FileReads.Listed> toRead = new ArrayList<>();
         // The directory itself may be a symbolic link (a memory directory kept with dotfiles); its files may not.
         if (Files.exists(directory) && !Files.isDirectory(directory)) {
             throw new IOException(directory + " is not a directory");
@@ -293,9 +295,14 @@ final class Shelf {
                     }
                     changed = true;
                     forget(name, touchedKeys);
-                    read(path, attributes, touchedKeys);
+                    toRead.add(new FileReads.Listed(path, attributes));
                 }
             }
+        }
+        // Reading and parsing is most of an open's work, and needs nothing of the index: on several threads.
+        List<FileReads.Parsed> parsed = ParallelReads.map(toRead, listed -> FileReads.parse(listed, maxFileSize));
+        for (int i = 0; i < toRead.size(); i++) {
+            apply(toRead.get(i).path(), toRead.get(i).attributes(), parsed.get(i), touchedKeys);
         }
         for (String name : new ArrayList<>(byName.keySet())) {
             if (!present.contains(name)) {
@@ -316,33 +323,36 @@ final class Shelf {
     }
 
     private void read(Path path, BasicFileAttributes attributes, Set<String> touchedKeys) {
+        apply(path, attributes, FileReads.parse(new FileReads.Listed(path, attributes), maxFileSize), touchedKeys);
+    }
+
+    /** Puts a parsed file into the index, or records why it cannot be used. */
+    private void apply(Path path, BasicFileAttributes attributes, FileReads.Parsed parsed, Set<String> touchedKeys) {
+        if (parsed == FileReads.Parsed.GONE) {
+            return; // removed since it was listed: the next scan agrees
+        }
         String name = path.getFileName().toString();
         StoreProblem before = unreadable.get(name);
-        String problem;
-        try {
-            byte[] bytes = FileReads.readWithin(path, attributes, maxFileSize);
-            MemoryFile file = MemoryFileCodec.parse(bytes, name, attributes.lastModifiedTime().toInstant());
-            boolean derived = file.key().isEmpty();
-            if (derived) {
-                file = Entries.withKey(file, keyless.keyOf(file, byId));
-            }
-            problem = check(file, name);
-            if (problem == null) {
-                MemoryEntry entry = Entries.toEntry(file, scope);
-                put(new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file, entry), touchedKeys);
+        String problem = parsed.problem();
+        if (problem == null) {
+            try {
+                MemoryFile file = parsed.file();
+                boolean derived = file.key().isEmpty();
                 if (derived) {
-                    keyless.added(file.id());
+                    file = Entries.withKey(file, keyless.keyOf(file, byId));
                 }
-                return;
+                problem = check(file, name);
+                if (problem == null) {
+                    MemoryEntry entry = Entries.toEntry(file, scope);
+                    put(new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file, entry), touchedKeys);
+                    if (derived) {
+                        keyless.added(file.id());
+                    }
+                    return;
+                }
+            } catch (MemoryException | IllegalArgumentException e) {
+                problem = "its content is not a valid memory: " + e.getMessage();
             }
-        } catch (NoSuchFileException e) {
-            return; // removed since it was listed: the next scan agrees
-        } catch (MemoryFileException e) {
-            problem = e.getMessage();
-        } catch (MemoryException | IllegalArgumentException e) {
-            problem = "its content is not a valid memory: " + e.getMessage();
-        } catch (IOException e) {
-            problem = "cannot be read: " + e;
         }
         if (before == null || !before.problem().equals(problem)) {
             LOG.warn("Skipping memory file {}: {}", path, problem);
