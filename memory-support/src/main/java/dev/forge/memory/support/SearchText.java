@@ -60,7 +60,8 @@ public final class SearchText {
 
     private static String check(String field) {
         if ("key".equals(field) || "tags".equals(field)
-                || field != null && field.startsWith(METADATA) && !field.substring(METADATA.length()).isBlank()) {
+                || field != null && field.startsWith(METADATA) && !field.substring(METADATA.length()).isBlank()
+                && field.chars().noneMatch(Character::isISOControl)) {
             return field;
         }
         String why = "value".equals(field) ? " (the value is always indexed: leave it out)" : "";
@@ -79,23 +80,50 @@ public final class SearchText {
         return equals(DEFAULT);
     }
 
+    /** Whether {@code field} ({@code key}, {@code tags} or {@code metadata.<name>}) is indexed. */
+    public boolean includes(String field) {
+        return fields.contains(field);
+    }
+
+    /** The items naming metadata fields, in order. */
+    public List<String> metadataFields() {
+        return fields.stream().filter(f -> f.startsWith(METADATA)).toList();
+    }
+
     /** The text indexed for {@code entry}: each configured field on its own line (a missing one adds nothing), then the value. */
     public String text(MemoryEntry entry) {
+        return append(entry, fields, new StringBuilder()).append(entry.value()).toString();
+    }
+
+    /**
+     * The text of the configured metadata fields of {@code metadata} alone, a line each: for engines that index the
+     * key, tags and value themselves (SQLite's FTS5 columns).
+     */
+    public String metadataText(Map<String, Object> metadata) {
         StringBuilder text = new StringBuilder();
+        for (String field : metadataFields()) {
+            appendMetadata(metadata, field, text);
+        }
+        return text.toString();
+    }
+
+    private static StringBuilder append(MemoryEntry entry, List<String> fields, StringBuilder text) {
         for (String field : fields) {
             switch (field) {
                 case "key" -> text.append(entry.key()).append('\n');
                 case "tags" -> text.append(String.join(" ", entry.tags())).append('\n');
-                default -> {
-                    StringBuilder value = new StringBuilder();
-                    render(entry.metadata().get(field.substring(METADATA.length())), value);
-                    if (value.length() > 0) {
-                        text.append(value).append('\n');
-                    }
-                }
+                default -> appendMetadata(entry.metadata(), field, text);
             }
         }
-        return text.append(entry.value()).toString();
+        return text;
+    }
+
+    private static void appendMetadata(Map<String, Object> metadata, String field, StringBuilder text) {
+        StringBuilder value = new StringBuilder();
+        render(metadata.get(field.substring(METADATA.length())), value);
+        if (value.length() > 0) {
+            text.append(value).append('\n');
+        }
     }
 
     private static void render(Object value, StringBuilder into) {

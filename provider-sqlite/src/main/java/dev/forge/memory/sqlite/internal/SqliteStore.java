@@ -15,6 +15,7 @@ import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.EnglishTerms;
 import dev.forge.memory.support.KeywordScorer;
+import dev.forge.memory.support.SearchText;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -50,18 +51,35 @@ public final class SqliteStore implements EntryStore {
     private final String project;
     private final String session;
     private final Limits limits;
+    private final SearchText text;
     private volatile boolean closed;
 
     /**
-     * A store of {@code database} for a provider named {@code provider} serving {@code project} and {@code session}.
+     * A store of {@code database} for a provider named {@code provider} serving {@code project} and {@code session},
+     * its keyword search over the value and the default {@code search_fields}.
      */
     public SqliteStore(String provider, Database database, Clock clock, String project, String session, Limits limits) {
+        this(provider, database, clock, project, session, limits, SearchText.DEFAULT);
+    }
+
+    /**
+     * A store of {@code database} whose keyword search finds the value and {@code text}'s fields; call
+     * {@link #indexSearchFields()} once before searching.
+     */
+    public SqliteStore(String provider, Database database, Clock clock, String project, String session, Limits limits,
+            SearchText text) {
         this.provider = provider;
         this.database = database;
         this.clock = clock;
         this.project = project;
         this.session = session;
         this.limits = limits;
+        this.text = text;
+    }
+
+    /** Brings the keyword index of the database to this store's {@code search_fields}, if it holds others. */
+    public void indexSearchFields() {
+        SearchTextIndex.apply(database, text);
     }
 
     /** The database this store works on. */
@@ -203,7 +221,7 @@ public final class SqliteStore implements EntryStore {
      * Writes {@code entry} over what {@code current} says is stored: updates or inserts the entries row (an update
      * keeps the row id, and so the relations), replaces its tags, appends the version.
      */
-    public static void apply(Connection connection, Namespace namespace, MemoryEntry entry, Current current) throws SQLException {
+    public void apply(Connection connection, Namespace namespace, MemoryEntry entry, Current current) throws SQLException {
         storeLive(connection, namespace, entry, current);
         insertVersions(connection, namespace, List.of(entry));
     }
@@ -213,8 +231,9 @@ public final class SqliteStore implements EntryStore {
      * {@code createdAt}: an update keeps the row id, and so the relations (the {@code edges} rows point at it); the
      * search index follows through the triggers on {@code entries}.
      */
-    private static void storeLive(Connection connection, Namespace namespace, MemoryEntry entry, Current current)
+    private void storeLive(Connection connection, Namespace namespace, MemoryEntry entry, Current current)
             throws SQLException {
+        String searchText = text.metadataText(entry.metadata());
         String tags = Rows.tagsJson(entry.tags());
         String metadata = Rows.metadataJson(entry.metadata());
         long id;
@@ -227,7 +246,8 @@ public final class SqliteStore implements EntryStore {
                 update.setLong(4, entry.createdAt().toEpochMilli());
                 update.setLong(5, entry.updatedAt().toEpochMilli());
                 update.setLong(6, entry.version());
-                update.setLong(7, id);
+                update.setString(7, searchText);
+                update.setLong(8, id);
                 update.executeUpdate();
             }
             try (PreparedStatement delete = connection.prepareStatement(Statements.DELETE_TAGS)) {
@@ -243,7 +263,8 @@ public final class SqliteStore implements EntryStore {
                 insert.setString(next++, metadata);
                 insert.setLong(next++, entry.createdAt().toEpochMilli());
                 insert.setLong(next++, entry.updatedAt().toEpochMilli());
-                insert.setLong(next, entry.version());
+                insert.setLong(next++, entry.version());
+                insert.setString(next, searchText);
                 insert.executeUpdate();
             }
             id = lastInsertRowid(connection);
@@ -455,7 +476,8 @@ public final class SqliteStore implements EntryStore {
         if (terms.isEmpty()) {
             return List.of();
         }
-        Statements.Bound sql = Statements.search(request, Statements.match(terms), project, session, snippets);
+        Statements.Bound sql = Statements.search(request, SearchTextIndex.match(text, Statements.match(terms)), project,
+                session, snippets);
         List<Found> found = database.read("search for '" + abbreviateText(request.text()) + "'", connection -> {
             List<Found> hits = new ArrayList<>();
             double previous = 1.0;
