@@ -26,7 +26,7 @@ public final class InMemoryMemoryProviderFactory extends ConfiguredProviderFacto
     }
 
     /**
-     * The in-memory provider's one setting, for testing code against both kinds of history.
+     * The in-memory provider's settings: tombstones, for testing code against both kinds of history, and search_fields.
      *
      * @param tombstones whether delete and clear keep the history ({@link dev.forge.memory.Capability#TOMBSTONES});
      *                   default false

@@ -182,14 +182,14 @@ public final class VectorMemoryProvider implements MemoryProvider {
      * {@code search_fields}) whose documents were indexed with other {@code search_fields}.
      */
     private ConfigurationException mismatch(VectorIndex index) {
-        IndexState state = index.state();
-        if (state.serves(model) && !state.searchFields().equals(text)) {
-            return new ConfigurationException("The vector index at " + index.directory() + ": "
-                    + fieldsChanged(state, text), modelSource, fieldsField, null);
-        }
         String location = index == indexes.project() ? index.directory().toString() : index.directory()
                 + " (the GLOBAL index every project shares: use the model it was built with, reindex it for all of them, "
                 + "or give this project a 'global_path' of its own)";
+        IndexState state = index.state();
+        if (state.serves(model) && !state.searchFields().equals(text)) {
+            return new ConfigurationException("The vector index at " + location + ": " + fieldsChanged(state, text),
+                    modelSource, fieldsField, null);
+        }
         return new IndexModelMismatchException(NAME, location, index.state().describedFingerprint(model),
                 model.fingerprint(), modelSource, modelField);
     }
