@@ -104,8 +104,8 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
                 Setting.of("fusion.rrf_k", "integer", String.valueOf(fusion.rrfK()), "the rank constant of rrf"),
                 Setting.of("fusion.keyword_weight", "number", String.valueOf(fusion.keywordWeight()),
                         "the keyword ranking's weight (semantic: 1)"),
-                Setting.of(SearchText.SETTING, "list", "", "search_fields for the storage and search children that do "
-                        + "not set their own: key, tags, metadata.<name>"));
+                Setting.of(SearchText.SETTING, "list", "[key, tags]", "search_fields for the storage and search "
+                        + "children that do not set their own: key, tags, metadata.<name>"));
     }
 
     /** The search child's block, if configured. */
