@@ -46,7 +46,6 @@ public final class SearchText {
      *
      * @throws ConfigurationException naming {@value #SETTING} and the allowed forms, for an item that is none of them
      */
-    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static SearchText of(List<String> fields) {
         if (fields == null) {
             return DEFAULT;
@@ -56,6 +55,28 @@ public final class SearchText {
             distinct.add(check(field));
         }
         return new SearchText(new ArrayList<>(distinct));
+    }
+
+    /**
+     * The setting as config binds it: a list, or one string of items separated by commas, brackets allowed
+     * ({@code "key, tags"}, {@code "[key, tags]"}: how a template or an environment variable writes it).
+     *
+     * @throws ConfigurationException for anything else, or an item that is not an allowed form
+     */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    public static SearchText parse(Object value) {
+        if (value == null || value instanceof List<?>) {
+            return value == null ? DEFAULT : of(((List<?>) value).stream().map(v -> v == null ? null : String.valueOf(v)).toList());
+        }
+        if (value instanceof String text) {
+            String inner = text.strip();
+            if (inner.startsWith("[") && inner.endsWith("]")) {
+                inner = inner.substring(1, inner.length() - 1);
+            }
+            return of(inner.isBlank() ? List.of() : java.util.Arrays.stream(inner.split(",")).map(String::strip).toList());
+        }
+        throw new ConfigurationException("'" + SETTING + "' must be a list such as [key, tags, metadata.topic], not "
+                + value + ".");
     }
 
     private static String check(String field) {
