@@ -1,7 +1,10 @@
 package dev.forge.memory.conformance;
 
 import dev.forge.memory.MemoryProvider;
+import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
@@ -48,6 +51,17 @@ public abstract class MemoryProviderConformance {
      * one. The context carries the project id, session id and clock the provider must use.
      */
     protected abstract MemoryProvider openProvider(ProviderContext context);
+
+    /**
+     * {@code context} with {@code settings} added to its config block: how a provider test gives its own settings
+     * while those a contract puts in the context (the SearchFields group's {@code search_fields}) still reach the
+     * provider. A setting the context already holds is kept.
+     */
+    protected static ProviderContext withSettings(ProviderContext context, Map<String, ?> settings) {
+        Map<String, Object> values = new LinkedHashMap<>(settings);
+        values.putAll(context.config().values());
+        return context.withConfig(ProviderConfig.of(values, context.config().source(), context.config().path()));
+    }
 
     /** Get, set, overwrite, delete and clear: versions, timestamps, tags and metadata round-trip exactly. */
     @Nested
@@ -217,6 +231,16 @@ public abstract class MemoryProviderConformance {
     @Nested
     @DisplayName("FieldIndex")
     class FieldIndex extends FieldIndexContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
+    /** The search_fields setting where the provider's factory has it: metadata fields it names are keyword-searched. */
+    @Nested
+    @DisplayName("SearchFields")
+    class SearchFields extends SearchFieldsContract {
         @Override
         protected MemoryProvider openProvider(ProviderContext context) {
             return MemoryProviderConformance.this.openProvider(context);

@@ -6,6 +6,7 @@ import dev.forge.memory.inmemory.InMemoryStore;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The suite proves itself against the in-memory reference provider: one store per store directory. */
@@ -21,6 +22,7 @@ class InMemoryConformanceTest extends MemoryProviderConformance {
 
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
-        return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), dir -> new InMemoryStore()), context);
+        return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), dir -> new InMemoryStore()), context,
+                Optional.empty(), InMemorySettings.searchFields(context));
     }
 }

@@ -30,6 +30,7 @@ class InMemoryTombstoneConformanceTest extends MemoryProviderConformance {
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         return new InMemoryMemoryProvider(stores.computeIfAbsent(context.baseDirectory(), dir -> new InMemoryStore(true)),
-                context, Optional.of(EmbeddingModels.load().open(HashingEmbeddingModelFactory.NAME, ProviderConfig.empty())));
+                context, Optional.of(EmbeddingModels.load().open(HashingEmbeddingModelFactory.NAME, ProviderConfig.empty())),
+                InMemorySettings.searchFields(context));
     }
 }

@@ -93,7 +93,8 @@ class WrongCapabilityClaimTest {
         @Override
         protected MemoryProvider openProvider(ProviderContext context) {
             InMemoryStore store = stores.computeIfAbsent(context.baseDirectory(), dir -> new InMemoryStore());
-            return misreport(new InMemoryMemoryProvider(store, context));
+            return misreport(new InMemoryMemoryProvider(store, context, java.util.Optional.empty(),
+                    InMemorySettings.searchFields(context)));
         }
     }
 

@@ -32,6 +32,7 @@ import dev.forge.memory.support.tx.TransactionBackend;
 import dev.forge.memory.support.GraphWalker;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.KeywordScorer;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderContext;
@@ -68,6 +69,7 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
     private final ProviderContext context;
     private volatile boolean closed;
     private final EmbeddingModel model;
+    private final SearchText text;
     // Vectors of the entries searched so far; entries are immutable, and a replaced one is collected with its vector.
     private final Map<MemoryEntry, float[]> vectors = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
@@ -82,9 +84,19 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
      * the model when it is closed.
      */
     public InMemoryMemoryProvider(InMemoryStore store, ProviderContext context, Optional<EmbeddingModel> model) {
+        this(store, context, model, SearchText.DEFAULT);
+    }
+
+    /**
+     * As {@link #InMemoryMemoryProvider(InMemoryStore, ProviderContext, Optional)}, searching (and embedding) the
+     * {@code text} of each entry: the value and the configured {@code search_fields}.
+     */
+    public InMemoryMemoryProvider(InMemoryStore store, ProviderContext context, Optional<EmbeddingModel> model,
+            SearchText text) {
         this.store = Objects.requireNonNull(store, "store");
         this.context = Objects.requireNonNull(context, "context");
         this.model = Objects.requireNonNull(model, "model").orElse(null);
+        this.text = Objects.requireNonNull(text, "text");
         offerGraph(new Graph());
         offerHistory(new History());
         TransactionStore backend = new TransactionStore();
@@ -185,14 +197,14 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
         Objects.requireNonNull(request, "request");
         checkOpen();
         if (request.mode() == SearchMode.KEYWORD) {
-            return read(() -> KeywordScorer.rank(request, candidates(request.scopes())));
+            return read(() -> KeywordScorer.rank(request, candidates(request.scopes()), text));
         }
         if (model == null) {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
         List<MemoryEntry> candidates = read(() -> candidates(request.scopes()));
         return SemanticScorer.rank(request, candidates, model,
-                entry -> vectors.computeIfAbsent(entry, e -> model.embed(SemanticScorer.embeddingText(e))));
+                entry -> vectors.computeIfAbsent(entry, e -> model.embed(text.text(e))), text);
     }
 
     @Override
@@ -243,7 +255,7 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
             int batch = 64;
             for (int from = 0; from < entries.size(); from += batch) {
                 List<MemoryEntry> slice = entries.subList(from, Math.min(entries.size(), from + batch));
-                List<float[]> embedded = model.embed(slice.stream().map(SemanticScorer::embeddingText).toList());
+                List<float[]> embedded = model.embed(slice.stream().map(text::text).toList());
                 for (int i = 0; i < slice.size(); i++) {
                     vectors.put(slice.get(i), embedded.get(i));
                 }

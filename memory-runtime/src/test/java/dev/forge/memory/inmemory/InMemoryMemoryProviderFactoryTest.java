@@ -26,7 +26,7 @@ class InMemoryMemoryProviderFactoryTest {
     @Test
     void the_described_settings_are_tombstones_at_its_default_and_an_example_embedding_block() {
         List<Setting> settings = factory.settings();
-        assertThat(settings).extracting(Setting::name).containsExactly("tombstones", InMemoryMemoryProviderFactory.EMBEDDING);
+        assertThat(settings).extracting(Setting::name).containsExactly("tombstones", InMemoryMemoryProviderFactory.EMBEDDING, "search_fields");
         assertThat(settings).noneMatch(Setting::required);
         assertThat(ProviderConfig.of(Map.of("tombstones", settings.get(0).defaultValue()))
                 .bind(InMemoryMemoryProviderFactory.Settings.class).tombstones()).isFalse();

@@ -17,7 +17,7 @@ import java.util.Set;
  * Okapi BM25 as Lucene's {@code BM25Similarity} computes it ({@code k1} 1.2, {@code b} 0.75), over the terms of
  * {@link EnglishTerms} (lower-cased, English stop words removed, Porter-stemmed).
  *
- * <p>An entry's document is its key, tags and value. The collection the statistics come from (document frequency,
+ * <p>An entry's document is its {@link SearchText} (by default its key, tags and value). The collection the statistics come from (document frequency,
  * average length) is the set of entries the search considers: those in the request's scopes that meet its filter.
  * A query made only of stop words is matched with stop words kept, so it still finds what holds them.
  *
@@ -72,6 +72,11 @@ public final class KeywordScorer {
      * zero and at least its threshold, highest first (ties by key, then scope), cut to its limit.
      */
     public static List<Hit> rank(SearchRequest request, Iterable<MemoryEntry> candidates) {
+        return rank(request, candidates, SearchText.DEFAULT);
+    }
+
+    /** {@link #rank(SearchRequest, Iterable)} over each candidate's {@code text} (its configured {@code search_fields}). */
+    public static List<Hit> rank(SearchRequest request, Iterable<MemoryEntry> candidates, SearchText text) {
         List<MemoryEntry> considered = new ArrayList<>();
         for (MemoryEntry entry : candidates) {
             if (request.scopes().contains(entry.scope()) && request.filter().matches(entry)) {
@@ -92,7 +97,7 @@ public final class KeywordScorer {
         Map<String, Integer> documentFrequency = new HashMap<>();
         long totalLength = 0;
         for (int i = 0; i < considered.size(); i++) {
-            List<String> tokens = document(considered.get(i), keepStopWords);
+            List<String> tokens = document(text.text(considered.get(i)), keepStopWords);
             lengths[i] = tokens.size();
             totalLength += tokens.size();
             Map<String, Integer> counts = new HashMap<>();
@@ -134,9 +139,8 @@ public final class KeywordScorer {
         return hits.size() > request.limit() ? List.copyOf(hits.subList(0, request.limit())) : List.copyOf(hits);
     }
 
-    /** The analysed terms of an entry's document: its key, tags and value. */
-    private static List<String> document(MemoryEntry entry, boolean keepStopWords) {
-        String text = entry.key() + "\n" + String.join("\n", entry.tags()) + "\n" + entry.value();
+    /** The analysed terms of an entry's document. */
+    private static List<String> document(String text, boolean keepStopWords) {
         return keepStopWords ? EnglishTerms.tokensKeepingStopWords(text) : EnglishTerms.tokens(text);
     }
 }

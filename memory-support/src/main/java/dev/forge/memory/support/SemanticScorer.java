@@ -61,8 +61,17 @@ public final class SemanticScorer {
      */
     public static List<Hit> rank(SearchRequest request, List<MemoryEntry> candidates, EmbeddingModel model,
             Function<MemoryEntry, float[]> vectors) {
+        return rank(request, candidates, model, vectors, SearchText.DEFAULT);
+    }
+
+    /**
+     * {@link #rank(SearchRequest, List, EmbeddingModel, Function)} whose keyword ranking scores each candidate's
+     * {@code text}; the vectors should be made from the same text.
+     */
+    public static List<Hit> rank(SearchRequest request, List<MemoryEntry> candidates, EmbeddingModel model,
+            Function<MemoryEntry, float[]> vectors, SearchText text) {
         if (request.mode() == SearchMode.KEYWORD) {
-            return KeywordScorer.rank(request, candidates);
+            return KeywordScorer.rank(request, candidates, text);
         }
         List<Hit> semantic = semantic(request, candidates, model, vectors);
         if (request.mode() == SearchMode.SEMANTIC) {
@@ -70,7 +79,7 @@ public final class SemanticScorer {
         }
         SearchRequest unlimited = new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
                 SearchRequest.MAX_LIMIT, 0.0, request.filter());
-        List<Hit> keyword = KeywordScorer.rank(unlimited, candidates);
+        List<Hit> keyword = KeywordScorer.rank(unlimited, candidates, text);
         return fuse(request, keyword, semantic);
     }
 
@@ -256,10 +265,5 @@ public final class SemanticScorer {
 
     private static List<Hit> cut(List<Hit> hits, int limit) {
         return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : List.copyOf(hits);
-    }
-
-    /** The text of an entry that its vector is made from: key, tags and value, so all three can be found. */
-    public static String embeddingText(MemoryEntry entry) {
-        return entry.key() + "\n" + String.join(" ", entry.tags()) + "\n" + entry.value();
     }
 }

@@ -109,6 +109,11 @@ final class UnknownKeys {
             return Optional.of("the '" + provider + "' provider is a local store, not a client of a remote service ("
                     + description.replaceAll("\\.$", "") + "): it keeps its data under " + where + ".");
         }
+        if (SearchText.SETTING.equals(key)) {
+            return Optional.of("the '" + provider + "' provider indexes a fixed text (key, tags and value) and has no "
+                    + "such setting: leave it out, or use a provider that has it, such as markdown, sqlite or vector "
+                    + "(docs/RETRIEVAL.md, \"What is indexed\").");
+        }
         if (SERVER.contains(key)) {
             return Optional.of("the '" + provider + "' provider is embedded, not a database server: remove it.");
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.ProviderConfig;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,17 @@ class UnknownKeysTest {
                 .hasMessageContaining("rrf: did you mean 'rrf_k'?")
                 .hasMessageContaining("Known keys: embedding, path, rrf_k.")
                 .message().doesNotContain("s3cr3t");
+    }
+
+    @Test
+    void search_fields_on_a_provider_without_it_says_the_text_is_fixed() {
+        ProviderConfig config = ProviderConfig.of(Map.of("search_fields", List.of("metadata.topic")), "config.yaml",
+                "memory.config");
+        assertThatThrownBy(() -> UnknownKeys.check(config, Set.of("url", "store"), "graph", "Neo4j."))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("unknown key 'memory.config.search_fields'")
+                .hasMessageContaining("the 'graph' provider indexes a fixed text (key, tags and value)")
+                .satisfies(e -> assertThat(((ConfigurationException) e).field()).contains("memory.config.search_fields"));
     }
 
     @Test

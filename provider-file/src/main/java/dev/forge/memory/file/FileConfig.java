@@ -6,6 +6,7 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.ByteSize;
 import dev.forge.memory.support.ConfigValues;
+import dev.forge.memory.support.SearchText;
 import java.util.List;
 
 /**
@@ -22,6 +23,7 @@ import java.util.List;
  *     max_file_size: 8MB       # the largest encoded entry file; default 8MB
  *     fsync: true              # force every write to the disk before it counts; default true
  *     global_path: ~/.forge/file # GLOBAL memories, shared by every project; default $FORGE_HOME/file
+ *     search_fields: [key, tags] # what keyword search finds besides the value: key, tags, metadata.<name>
  * }</pre>
  *
  * @param basePath    the store's directory; relative paths resolve against the context's base directory
@@ -32,8 +34,10 @@ import java.util.List;
  * @param fsync       whether writes are forced to the disk (and so survive a power loss, not just a crash)
  * @param globalPath  the store directory of GLOBAL memories, shared by every project; relative paths resolve like
  *                    {@code base_path}; {@code null} for the default, {@code file} under the forge home
+ * @param searchFields what keyword search finds besides the value ({@link SearchText}); default {@code [key, tags]}
  */
-public record FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync, String globalPath) {
+public record FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync, String globalPath,
+        SearchText searchFields) {
 
     /** The default {@code base_path}: {@code .forge/memory} under the project directory (the context's base directory). */
     public static final String DEFAULT_BASE_PATH = ".forge/memory";
@@ -69,6 +73,14 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
         if (globalPath != null && globalPath.isBlank()) {
             throw new ConfigurationException("'global_path' must not be blank: leave it out to use $FORGE_HOME/file.");
         }
+        if (searchFields == null) {
+            searchFields = SearchText.DEFAULT;
+        }
+    }
+
+    /** The settings given, {@code search_fields} at its default. */
+    public FileConfig(String basePath, Compression compression, ByteSize maxFileSize, Boolean fsync, String globalPath) {
+        this(basePath, compression, maxFileSize, fsync, globalPath, null);
     }
 
     /** The settings with the default {@code global_path}. */
@@ -78,7 +90,7 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
 
     /** Every setting at its default. */
     public static FileConfig defaults() {
-        return new FileConfig(null, null, null, null, null);
+        return new FileConfig(null, null, null, null, null, null);
     }
 
     /** The keys of this record, described for templates, at their defaults. */
@@ -93,7 +105,8 @@ public record FileConfig(String basePath, Compression compression, ByteSize maxF
                         "the largest entry file; values are capped at min(1MB, this)"),
                 Setting.of("fsync", "boolean", String.valueOf(defaults.fsync()), "force each write to disk before it counts"),
                 Setting.of("global_path", "path", DEFAULT_GLOBAL_PATH, "GLOBAL memories, shared by every project: "
-                        + "$FORGE_HOME/file, else ~/.forge/file; relative paths resolve like base_path"));
+                        + "$FORGE_HOME/file, else ~/.forge/file; relative paths resolve like base_path"),
+                SearchText.setting());
     }
 
     /** How entry files are encoded on disk. */

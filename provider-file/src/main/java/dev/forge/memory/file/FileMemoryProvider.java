@@ -165,7 +165,7 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
         // One corpus for both stores, so that scores (term statistics) do not depend on where an entry lives.
-        return KeywordScorer.rank(request, entries(request.scopes()));
+        return KeywordScorer.rank(request, entries(request.scopes()), config.searchFields());
     }
 
     private List<MemoryEntry> entries(Set<Scope> scopes) {

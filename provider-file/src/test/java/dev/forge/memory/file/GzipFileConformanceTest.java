@@ -2,7 +2,6 @@ package dev.forge.memory.file;
 
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.conformance.MemoryProviderConformance;
-import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import java.util.Map;
 
@@ -11,6 +10,6 @@ class GzipFileConformanceTest extends MemoryProviderConformance {
 
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
-        return new FileMemoryProviderFactory().open(context.withConfig(ProviderConfig.of(Map.of("compression", "gzip"))));
+        return new FileMemoryProviderFactory().open(withSettings(context, Map.of("compression", "gzip")));
     }
 }

@@ -6,7 +6,6 @@ import java.util.UUID;
 
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.conformance.MemoryProviderConformance;
-import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 
 /**
@@ -19,7 +18,7 @@ class GraphConformanceTest extends MemoryProviderConformance {
 
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
-        return new GraphMemoryProviderFactory().open(context.withConfig(ProviderConfig.of(config(context), "test", "memory.config")));
+        return new GraphMemoryProviderFactory().open(withSettings(context, config(context)));
     }
 
     static Map<String, Object> config(ProviderContext context) {

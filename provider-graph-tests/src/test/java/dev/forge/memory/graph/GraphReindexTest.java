@@ -1,5 +1,6 @@
 package dev.forge.memory.graph;
 
+import dev.forge.memory.support.SearchText;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -96,7 +97,7 @@ class GraphReindexTest {
         List<MemoryEntry> entries = keys.stream().map(k -> provider.get(k, Scope.PROJECT).orElseThrow()).toList();
         Map<String, Record> nodes = new HashMap<>();
         try (EmbeddingModel model = model(embedding); Session session = driver().session()) {
-            List<float[]> expected = model.embed(entries.stream().map(SemanticScorer::embeddingText).toList());
+            List<float[]> expected = model.embed(entries.stream().map(SearchText.DEFAULT::text).toList());
             session.run("MATCH (m:Memory) WHERE m.store = $store AND m.project = 'p' AND m.session = '' AND m.scope = $scope"
                     + " AND m.key IN $keys AND m.version > 0 RETURN m.key AS key, m.embeddingModel AS model, m[$property] AS vector",
                     Map.of("store", store, "scope", Scope.PROJECT.id(), "keys", keys, "property", "embedding_" + model.dimension()))
@@ -125,7 +126,7 @@ class GraphReindexTest {
     private static String olderVersionWithVector(MemoryProvider provider, EmbeddingModel model, MemoryEntry entry, float[] vector) {
         List<MemoryEntry> versions = provider.requireHistory().versions(entry.key(), entry.scope());
         for (MemoryEntry version : versions) {
-            if (version.version() < entry.version() && Arrays.equals(vector, model.embed(SemanticScorer.embeddingText(version)))) {
+            if (version.version() < entry.version() && Arrays.equals(vector, model.embed(SearchText.DEFAULT.text(version)))) {
                 return "; it is the vector of version " + version.version() + " (a lost update)";
             }
         }
@@ -402,7 +403,7 @@ class GraphReindexTest {
                 entry.createdAt(), entry.updatedAt(), entry.version());
         List<Double> vector = new ArrayList<>();
         try (EmbeddingModel model = model(MODEL_B)) {
-            for (float component : model.embed(SemanticScorer.embeddingText(written))) {
+            for (float component : model.embed(SearchText.DEFAULT.text(written))) {
                 vector.add((double) component);
             }
         }

@@ -47,10 +47,15 @@ final class HybridStores {
         return config;
     }
 
-    /** Opens a router on the context's store with {@code config}, discovering children on the class path. */
+    /**
+     * Opens a router on the context's store with {@code config} and the settings the context's config holds (a
+     * conformance group's), discovering children on the class path.
+     */
     static HybridMemoryProvider open(ProviderContext context, Map<String, Object> config) {
+        Map<String, Object> values = new LinkedHashMap<>(config);
+        values.putAll(context.config().values());
         ProviderContext withChildren = context.toBuilder().registry(ProviderRegistry.load())
-                .config(ProviderConfig.of(config, "test.yaml", "memory.config")).build();
+                .config(ProviderConfig.of(values, "test.yaml", "memory.config")).build();
         return (HybridMemoryProvider) new HybridMemoryProviderFactory().open(withChildren);
     }
 

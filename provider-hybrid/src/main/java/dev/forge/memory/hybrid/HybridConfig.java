@@ -4,6 +4,7 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.ConfigValues;
 import dev.forge.memory.support.FusionMethod;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
@@ -29,9 +30,11 @@ import java.util.Optional;
  *                      {@code {path: .forge/outbox, retry_interval: 5s}}
  * @param fusion        how HYBRID search fuses the semantic and the keyword ranking; default
  *                      {@code {method: clipped_zscore, rrf_k: 60, keyword_weight: 1}}
+ * @param searchFields  {@code search_fields} for the storage and search children that do not set their own (each child
+ *                      indexes its own text); {@code null} leaves them at theirs
  */
 public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String, Object> search,
-        Map<String, Object> relationships, Outbox outbox, Fusion fusion) {
+        Map<String, Object> relationships, Outbox outbox, Fusion fusion, SearchText searchFields) {
 
     /** The key of a child block that names its provider. */
     public static final String PROVIDER_KEY = "provider";
@@ -45,9 +48,19 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
             throw new ConfigurationException("the hybrid provider needs a 'storage' block naming the provider that holds"
                     + " the entries, for example storage: {provider: sqlite}.");
         }
-        storage = child("storage", storage);
-        search = search == null ? null : child("search", search);
+        storage = child("storage", withFields(storage, searchFields));
+        search = search == null ? null : child("search", withFields(search, searchFields));
         relationships = relationships == null ? null : child("relationships", relationships);
+    }
+
+    /** {@code block} with {@code fields} as its {@code search_fields} unless it sets its own. */
+    private static Map<String, Object> withFields(Map<String, Object> block, SearchText fields) {
+        if (fields == null || block.containsKey(SearchText.SETTING)) {
+            return block;
+        }
+        Map<String, Object> with = new LinkedHashMap<>(block);
+        with.put(SearchText.SETTING, fields.fields());
+        return with;
     }
 
     private static Map<String, Object> child(String role, Map<String, Object> block) {
@@ -90,7 +103,9 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
                         "clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
                 Setting.of("fusion.rrf_k", "integer", String.valueOf(fusion.rrfK()), "the rank constant of rrf"),
                 Setting.of("fusion.keyword_weight", "number", String.valueOf(fusion.keywordWeight()),
-                        "the keyword ranking's weight (semantic: 1)"));
+                        "the keyword ranking's weight (semantic: 1)"),
+                Setting.of(SearchText.SETTING, "list", "[key, tags]", "search_fields for the storage and search "
+                        + "children that do not set their own: key, tags, metadata.<name>"));
     }
 
     /** The search child's block, if configured. */

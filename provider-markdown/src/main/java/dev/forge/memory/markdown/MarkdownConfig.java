@@ -6,6 +6,7 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.ByteSize;
 import dev.forge.memory.support.ConfigValues;
+import dev.forge.memory.support.SearchText;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,9 +29,10 @@ import java.util.regex.Pattern;
  *                    write (see {@link MarkdownMemoryProvider#gitStatus()})
  * @param gitAuthor   the author and committer of those commits, {@code Name <email>}; {@code null} for
  *                    {@value #DEFAULT_GIT_AUTHOR}
+ * @param searchFields what keyword search finds besides the value ({@link SearchText}); default {@code [key, tags]}
  */
 public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync, Layout layout,
-        Boolean git, String gitAuthor) {
+        Boolean git, String gitAuthor, SearchText searchFields) {
 
     /** The default {@code path}: {@code .forge/memory} under the project directory. */
     public static final String DEFAULT_PATH = ".forge/memory";
@@ -88,6 +90,15 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
         } else {
             gitAuthor = gitAuthor.strip();
         }
+        if (searchFields == null) {
+            searchFields = SearchText.DEFAULT;
+        }
+    }
+
+    /** The settings given, {@code search_fields} at its default. */
+    public MarkdownConfig(String path, String globalPath, ByteSize maxFileSize, Boolean fsync, Layout layout,
+            Boolean git, String gitAuthor) {
+        this(path, globalPath, maxFileSize, fsync, layout, git, gitAuthor, null);
     }
 
     /** The settings given, in the {@linkplain Layout#STANDARD standard} layout, git off. */
@@ -102,7 +113,7 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
 
     /** This config with {@code git} on or off. */
     public MarkdownConfig withGit(boolean on) {
-        return new MarkdownConfig(path, globalPath, maxFileSize, fsync, layout, on, gitAuthor);
+        return new MarkdownConfig(path, globalPath, maxFileSize, fsync, layout, on, gitAuthor, searchFields);
     }
 
     /** The name in {@code git_author}. */
@@ -125,7 +136,7 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
 
     /** Every setting at its default. */
     public static MarkdownConfig defaults() {
-        return new MarkdownConfig(null, null, null, null, null, null, null);
+        return new MarkdownConfig(null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -147,7 +158,8 @@ public record MarkdownConfig(String path, String globalPath, ByteSize maxFileSiz
                         + "commands/..., agents/...)"),
                 Setting.of("git", "boolean", String.valueOf(defaults.git()),
                         "true: each memory directory a git repository, one commit per write"),
-                Setting.of("git_author", "string", defaults.gitAuthor(), "author and committer of those commits"));
+                Setting.of("git_author", "string", defaults.gitAuthor(), "author and committer of those commits"),
+                SearchText.setting());
     }
 
     /** How the PROJECT directory ({@code path}) is laid out. GLOBAL memories always use the standard layout. */

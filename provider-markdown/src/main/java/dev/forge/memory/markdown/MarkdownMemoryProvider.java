@@ -2,6 +2,7 @@ package dev.forge.memory.markdown;
 
 import dev.forge.memory.support.StoreBackedMemoryProvider;
 import dev.forge.memory.support.Facets;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.Capability;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
@@ -55,10 +56,12 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
             Capability.KEYWORD_SEARCH, Capability.GRAPH, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
 
     private final MarkdownStore store;
+    private final SearchText text;
 
-    private MarkdownMemoryProvider(MarkdownStore store) {
+    private MarkdownMemoryProvider(MarkdownStore store, SearchText text) {
         super(store);
         this.store = store;
+        this.text = text;
         offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
         offerHistory(Facets.history(store::versions, store::purge, store::purge, store::deletedKeys));
         /*
@@ -86,7 +89,7 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
         GitOptions git = new GitOptions(config.git(), config.gitAuthorName(), config.gitAuthorEmail());
         return new MarkdownMemoryProvider(MarkdownStore.open(NAME, context.clock(), context.sessionId(),
                 config.maxFileSize().bytes(), config.fsync(), project, global,
-                config.layout() == MarkdownConfig.Layout.LAYERED, git));
+                config.layout() == MarkdownConfig.Layout.LAYERED, git), config.searchFields());
     }
 
     @Override
@@ -118,7 +121,7 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
     }
 
     /**
-     * Keyword search over keys, tags and bodies.
+     * Keyword search over bodies and the configured {@code search_fields} (keys and tags by default).
      *
      * @throws UnsupportedCapabilityException for semantic and hybrid search: this provider has no embeddings
      */
@@ -129,7 +132,7 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
         if (request.mode() != SearchMode.KEYWORD) {
             throw new UnsupportedCapabilityException(NAME, request.mode().requiredCapability());
         }
-        return store.search(request);
+        return store.search(request, text);
     }
 
     @Override

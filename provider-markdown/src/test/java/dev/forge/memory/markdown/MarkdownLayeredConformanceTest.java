@@ -2,7 +2,6 @@ package dev.forge.memory.markdown;
 
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.conformance.MemoryProviderConformance;
-import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import java.util.Map;
 
@@ -14,7 +13,7 @@ class MarkdownLayeredConformanceTest extends MemoryProviderConformance {
 
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
-        return new MarkdownMemoryProviderFactory().open(context.withConfig(ProviderConfig.of(Map.of(
-                "path", "projects/{project}/memory", "layout", "layered"))));
+        return new MarkdownMemoryProviderFactory().open(withSettings(context, Map.of(
+                "path", "projects/{project}/memory", "layout", "layered")));
     }
 }

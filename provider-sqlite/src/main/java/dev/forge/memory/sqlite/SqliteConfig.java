@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.ConfigValues;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.List;
  *     global_path: ${FORGE_HOME:-~/.forge}/memory.db  # GLOBAL memories, shared by every project; the default
  *     synchronous: full        # full (default) or normal; see SqliteMemoryProvider on durability
  *     busy_timeout: 5s         # how long a write waits for another process's write; default 5s
+ *     search_fields: [key, tags] # searched besides the value: key, tags, metadata.<name>; the default
  * }</pre>
  *
  * @param path        the database file of PROJECT and SESSION memories; relative paths resolve against the context's
@@ -33,8 +35,11 @@ import java.util.List;
  *                    loss, {@link Synchronous#NORMAL} is faster but may lose the last commits to one
  * @param busyTimeout how long an operation waits for a lock held by another connection or process before it fails
  *                    with {@link dev.forge.memory.BackendUnavailableException}; zero fails at once
+ * @param searchFields what keyword search finds besides the value ({@link SearchText}); default {@code [key, tags]};
+ *                    a change rebuilds the keyword index when the provider opens
  */
-public record SqliteConfig(String path, String globalPath, Synchronous synchronous, TimeSpan busyTimeout) {
+public record SqliteConfig(String path, String globalPath, Synchronous synchronous, TimeSpan busyTimeout,
+        SearchText searchFields) {
 
     /** The default {@code path}: {@code .forge/memory.db} under the project directory. */
     public static final String DEFAULT_PATH = ".forge/memory.db";
@@ -73,11 +78,19 @@ public record SqliteConfig(String path, String globalPath, Synchronous synchrono
             throw new ConfigurationException("'busy_timeout' must be at most " + Integer.MAX_VALUE + "ms (about 24 days); it is "
                     + busyTimeout + ".");
         }
+        if (searchFields == null) {
+            searchFields = SearchText.DEFAULT;
+        }
     }
 
     /** Every setting at its default. */
     public static SqliteConfig defaults() {
-        return new SqliteConfig(null, null, null, null);
+        return new SqliteConfig(null, null, null, null, null);
+    }
+
+    /** The settings given, {@code search_fields} at its default. */
+    public SqliteConfig(String path, String globalPath, Synchronous synchronous, TimeSpan busyTimeout) {
+        this(path, globalPath, synchronous, busyTimeout, null);
     }
 
     /** The settings of earlier releases, {@code global_path} at its default. */
@@ -97,7 +110,8 @@ public record SqliteConfig(String path, String globalPath, Synchronous synchrono
                         "full: commits survive power loss; normal: faster, the last commits may roll back after a power "
                         + "loss (never after a process crash)"),
                 Setting.of("busy_timeout", "duration", defaults.busyTimeout().toString(),
-                        "how long a write waits for another process's lock"));
+                        "how long a write waits for another process's lock"),
+                SearchText.setting());
     }
 
     /** The SQLite {@code synchronous} setting every connection of the provider uses. */

@@ -129,7 +129,7 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
                 : context.resolve(config.globalPath());
         Database database = Database.acquire(file, config.synchronous().name(), config.busyTimeout().toMillis());
         SqliteStore project = new SqliteStore(NAME, database, context.clock(), context.projectId(), context.sessionId(),
-                dev.forge.memory.Limits.DEFAULT);
+                dev.forge.memory.Limits.DEFAULT, config.searchFields());
         ScopedStores stores;
         try {
             SqliteStore global = project;
@@ -137,11 +137,21 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
                 Database shared = GlobalStoreErrors.acquire(globalFile, config.synchronous().name(),
                         config.busyTimeout().toMillis());
                 global = new SqliteStore(NAME, shared, context.clock(), context.projectId(), context.sessionId(),
-                        dev.forge.memory.Limits.DEFAULT);
+                        dev.forge.memory.Limits.DEFAULT, config.searchFields());
             }
             stores = new ScopedStores(project, global);
         } catch (RuntimeException e) {
             project.close();
+            throw e;
+        }
+        try {
+            // first, so that the rows GlobalMove copies carry the text of this setting
+            stores.project().indexSearchFields();
+            if (stores.global() != stores.project()) {
+                stores.global().indexSearchFields();
+            }
+        } catch (RuntimeException e) {
+            stores.close();
             throw e;
         }
         try {

@@ -64,10 +64,22 @@ class SharedGlobalStoreTest {
         return Stores.open(directory, Map.of("global_path", ".forge/memory.db"));
     }
 
-    /** Makes the project file what the last release left: schema version 2, no links table. */
+    /**
+     * Makes the project file what the last release left: schema version 2, no links table, no search_text column (the
+     * keyword index and its triggers are left for step 4 to replace: their bodies do not matter, only their names).
+     */
     private void downgradeToLastRelease() throws SQLException {
         try (Connection connection = Stores.jdbc(projectFile()); Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE links");
+            for (String trigger : List.of("entries_fts_insert", "entries_fts_delete", "entries_fts_update")) {
+                statement.execute("DROP TRIGGER " + trigger);
+            }
+            statement.execute("DROP TABLE search_settings");
+            statement.execute("ALTER TABLE entries DROP COLUMN search_text");
+            for (String trigger : List.of("entries_fts_insert AFTER INSERT", "entries_fts_delete AFTER DELETE",
+                    "entries_fts_update AFTER UPDATE")) {
+                statement.execute("CREATE TRIGGER " + trigger + " ON entries BEGIN SELECT 1; END");
+            }
             statement.execute("PRAGMA user_version = 2");
         }
     }

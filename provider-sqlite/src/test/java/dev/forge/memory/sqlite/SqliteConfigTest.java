@@ -71,7 +71,7 @@ class SqliteConfigTest {
     void unknown_keys_bad_times_and_blank_paths_are_rejected() {
         assertThatThrownBy(() -> bind(Map.of("busytimeout", "1s"))).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("Did you mean 'busy_timeout'")
-                .hasMessageContaining("busy_timeout, global_path, path, synchronous");
+                .hasMessageContaining("busy_timeout, global_path, path, search_fields, synchronous");
         assertThatThrownBy(() -> bind(Map.of("busy_timeout", "soon"))).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("busy_timeout");
         assertThatThrownBy(() -> bind(Map.of("busy_timeout", "30d"))).isInstanceOf(ConfigurationException.class)

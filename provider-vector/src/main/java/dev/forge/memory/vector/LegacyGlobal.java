@@ -3,7 +3,7 @@ package dev.forge.memory.vector;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
 import dev.forge.memory.StoreProblem;
-import dev.forge.memory.support.SemanticScorer;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.vector.internal.Documents;
 import dev.forge.memory.vector.internal.ScopedIndexes;
 import dev.forge.memory.vector.internal.VectorIndex;
@@ -45,10 +45,11 @@ final class LegacyGlobal {
     /**
      * Moves the project's GLOBAL entries into the shared index, if GLOBAL has one of its own.
      *
+     * @param text          what is indexed of an entry besides its value
      * @param embed         the unit vectors of texts
      * @param checkWritable called inside a write of an index, before a vector of the configured model enters it
      */
-    static void move(ScopedIndexes indexes, Function<List<String>, List<float[]>> embed, Consumer<VectorIndex> checkWritable) {
+    static void move(ScopedIndexes indexes, SearchText text, Function<List<String>, List<float[]>> embed, Consumer<VectorIndex> checkWritable) {
         if (!indexes.split()) {
             return;
         }
@@ -59,7 +60,7 @@ final class LegacyGlobal {
         if (legacy.isEmpty()) {
             return;
         }
-        List<float[]> vectors = embed.apply(legacy.stream().map(l -> SemanticScorer.embeddingText(l.entry())).toList());
+        List<float[]> vectors = embed.apply(legacy.stream().map(l -> text.text(l.entry())).toList());
         List<Legacy> gone = new ArrayList<>();
         List<Integer> kept = new ArrayList<>();
         indexes.global().write(changes -> {
@@ -72,7 +73,7 @@ final class LegacyGlobal {
                         : changes.current(id, indexes.global().directory() + " (global:" + entry.key() + ")");
                 if (shared.isEmpty()) {
                     checkWritable.accept(indexes.global());
-                    changes.put(id, Documents.document(entry, GLOBAL, "", "", vectors.get(i)), entry);
+                    changes.put(id, Documents.document(entry, GLOBAL, "", "", text, vectors.get(i)), entry);
                     movedNow.put(id, entry);
                     gone.add(legacy.get(i));
                 } else if (sameContent(shared.get(), entry)) {
@@ -92,7 +93,7 @@ final class LegacyGlobal {
                 if (l.ns().equals(GLOBAL)) {
                     checkWritable.accept(indexes.project());
                     changes.put(Documents.id(Documents.UNMOVED_GLOBAL, l.entry().key()),
-                            Documents.document(l.entry(), Documents.UNMOVED_GLOBAL, "", "", vectors.get(i)), l.entry());
+                            Documents.document(l.entry(), Documents.UNMOVED_GLOBAL, "", "", text, vectors.get(i)), l.entry());
                     changes.delete(Documents.id(GLOBAL, l.entry().key()));
                 }
             }

@@ -5,6 +5,7 @@ import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.support.ConfigValues;
 import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.support.FusionMethod;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.Setting;
 
@@ -38,9 +39,11 @@ import java.util.Optional;
  * @param overfetch  how many times the limit HNSW is asked for (more neighbours, better recall), 1 to 100; default 4
  * @param exactLimit when the filter of a SEMANTIC search leaves at most this many entries, they are scored exactly
  *                   (brute-force cosine) instead of through the HNSW graph; 0 to 1,000,000; default 10,000
+ * @param searchFields what is indexed besides the value, for keyword search and embedding alike; default
+ *                   {@code [key, tags]}; a change asks for a reindex
  */
 public record VectorConfig(String path, String globalPath, Map<String, Object> embedding, FusionMethod fusion, Integer rrfK, Double keywordWeight, Integer overfetch,
-        Integer exactLimit) {
+        Integer exactLimit, SearchText searchFields) {
 
     /** The default {@code path}: {@code .forge/vectors} under the project directory. */
     public static final String DEFAULT_PATH = ".forge/vectors";
@@ -99,6 +102,9 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
         } else if (exactLimit < 0 || exactLimit > 1_000_000) {
             throw new ConfigurationException("'exact_limit' must be 0 to 1000000, not " + exactLimit + ".");
         }
+        if (searchFields == null) {
+            searchFields = SearchText.DEFAULT;
+        }
     }
 
     /** Whether the {@code embedding} block names its model. */
@@ -121,7 +127,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
 
     /** Every setting at its default. */
     public static VectorConfig defaults() {
-        return new VectorConfig(null, null, null, null, null, null, null, null);
+        return new VectorConfig(null, null, null, null, null, null, null, null, null);
     }
 
     /** The keys of this record, described for templates, at their defaults. */
@@ -148,6 +154,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
                 Setting.of("overfetch", "integer", String.valueOf(defaults.overfetch()),
                         "HNSW is asked for limit x overfetch neighbours"),
                 Setting.of("exact_limit", "integer", String.valueOf(defaults.exactLimit()),
-                        "at most this many filtered candidates are scored exactly instead of through HNSW"));
+                        "at most this many filtered candidates are scored exactly instead of through HNSW"),
+                SearchText.setting());
     }
 }

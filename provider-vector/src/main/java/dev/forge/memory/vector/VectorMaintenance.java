@@ -6,7 +6,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Reindexing;
 import dev.forge.memory.StoreProblem;
 import dev.forge.memory.embedding.EmbeddingModel;
-import dev.forge.memory.support.SemanticScorer;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.vector.internal.Documents;
 import dev.forge.memory.vector.internal.EntryCodec;
 import dev.forge.memory.vector.internal.IndexState;
@@ -36,11 +36,14 @@ final class VectorMaintenance {
 
     private final ScopedIndexes indexes;
     private final EmbeddingModel model;
+    private final SearchText text;
     private final Function<List<String>, List<float[]>> embed;
 
-    VectorMaintenance(ScopedIndexes indexes, EmbeddingModel model, Function<List<String>, List<float[]>> embed) {
+    VectorMaintenance(ScopedIndexes indexes, EmbeddingModel model, SearchText text,
+            Function<List<String>, List<float[]>> embed) {
         this.indexes = indexes;
         this.model = model;
+        this.text = text;
         this.embed = embed;
     }
 
@@ -59,7 +62,7 @@ final class VectorMaintenance {
         long done = 0;
         for (VectorIndex index : indexes.all()) {
             long before = done;
-            done += index.rebuild(IndexState.of(model), (writer, searcher) -> reembedAll(index, writer, searcher, before, all, progress));
+            done += index.rebuild(IndexState.of(model, text), (writer, searcher) -> reembedAll(index, writer, searcher, before, all, progress));
         }
         return new Reindexing.ReindexResult(done, model.fingerprint(), Duration.ofNanos(System.nanoTime() - started));
     }
@@ -98,13 +101,13 @@ final class VectorMaintenance {
             entries.add(EntryCodec.decode(doc.get(Documents.ENTRY), index.directory() + " (namespace of document "
                     + Keys.abbreviate(String.valueOf(doc.get(Documents.NS))) + ")"));
         }
-        List<float[]> vectors = embed.apply(entries.stream().map(SemanticScorer::embeddingText).toList());
+        List<float[]> vectors = embed.apply(entries.stream().map(text::text).toList());
         for (int i = 0; i < batch.size(); i++) {
             Document old = batch.get(i);
             MemoryEntry entry = entries.get(i);
             String ns = old.get(Documents.NS);
             writer.updateDocument(new Term(Documents.ID, Documents.id(ns, entry.key())),
-                    Documents.document(entry, ns, old.get("project"), old.get("session"), vectors.get(i)));
+                    Documents.document(entry, ns, old.get("project"), old.get("session"), text, vectors.get(i)));
         }
         int size = batch.size();
         batch.clear();
@@ -127,6 +130,9 @@ final class VectorMaintenance {
     private void check(VectorIndex index, List<StoreProblem> problems) {
         String location = index.directory().toString();
         IndexState state = index.state();
+        if (!state.searchFields().equals(text)) {
+            problems.add(new StoreProblem(location, VectorMemoryProvider.fieldsChanged(state, text)));
+        }
         if (!state.serves(model)) {
             problems.add(new StoreProblem(location, "the vectors were made by the model of fingerprint '"
                     + state.describedFingerprint(model) + "', the configured model has '" + model.fingerprint()

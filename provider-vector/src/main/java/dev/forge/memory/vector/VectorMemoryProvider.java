@@ -22,6 +22,7 @@ import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.support.QueryEmbedding;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.vector.internal.Documents;
 import dev.forge.memory.vector.internal.IndexState;
@@ -84,6 +85,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
     private final String modelField;
     /** Whether the config names the model, rather than the index (or the default for a new one). */
     private final boolean modelNamed;
+    private final SearchText text;
+    private final String fieldsField;
     private final Reindexing reindexing = this::reindex;
     private final Restoring restoring = this::restore;
     private final Object closeLock = new Object();
@@ -97,8 +100,10 @@ public final class VectorMemoryProvider implements MemoryProvider {
         this.modelSource = modelSource;
         this.modelField = modelField;
         this.modelNamed = config.namesModel();
+        this.text = config.searchFields();
+        this.fieldsField = context.config().path() + "." + SearchText.SETTING;
         this.search = new VectorSearch(indexes, config, model.dimension(), this::embedQuery, this::namespaces);
-        this.maintenance = new VectorMaintenance(indexes, model, this::embed);
+        this.maintenance = new VectorMaintenance(indexes, model, config.searchFields(), this::embed);
     }
 
     /**
@@ -129,19 +134,19 @@ public final class VectorMemoryProvider implements MemoryProvider {
                         + model.dimension() + " dimensions; the vector provider indexes at most " + Documents.MAX_DIMENSION
                         + ". Choose a smaller model or dimension.", raw.source(), field, null);
             }
-            ScopedIndexes indexes = ScopedIndexes.open(project, global, () -> IndexState.of(model));
+            ScopedIndexes indexes = ScopedIndexes.open(project, global, () -> IndexState.of(model, config.searchFields()));
             try {
                 VectorMemoryProvider provider = new VectorMemoryProvider(context, config, model, indexes, raw.source(), field);
                 for (VectorIndex index : indexes.all()) {
                     IndexState state = index.adoptRecognised(model);
-                    if (!state.serves(model) && index != indexes.project()) {
+                    if (!state.serves(model, config.searchFields()) && index != indexes.project()) {
                         state = provider.adoptIfEmpty(index);
                     }
-                    if (!state.serves(model) && !context.openForReindex()) {
+                    if (!state.serves(model, config.searchFields()) && !context.openForReindex()) {
                         throw provider.mismatch(index);
                     }
                 }
-                LegacyGlobal.move(indexes, provider::embed, provider::checkWritable);
+                LegacyGlobal.move(indexes, config.searchFields(), provider::embed, provider::checkWritable);
                 return provider;
             } catch (RuntimeException e) {
                 indexes.release();
@@ -160,23 +165,38 @@ public final class VectorMemoryProvider implements MemoryProvider {
      */
     private IndexState adoptIfEmpty(VectorIndex index) {
         try {
-            index.rebuild(IndexState.of(model), (writer, searcher) -> {
+            index.rebuild(IndexState.of(model, text), (writer, searcher) -> {
                 if (searcher.getIndexReader().numDocs() > 0) {
                     throw mismatch(index);
                 }
                 return null;
             });
-        } catch (IndexModelMismatchException e) {
-            // not empty: the recorded model stays, and the caller decides
+        } catch (ConfigurationException e) {
+            // not empty: the recorded model and fields stay, and the caller decides
         }
         return index.state();
     }
 
-    /** The refusal of {@code index}, whose vectors another model made. */
-    private IndexModelMismatchException mismatch(VectorIndex index) {
+    /** What to do about an index whose documents were indexed with other {@code search_fields} than {@code configured}. */
+    static String fieldsChanged(IndexState state, SearchText configured) {
+        return "its documents were indexed with search_fields " + state.searchFields().fields() + ", the config says "
+                + configured.fields() + "; set search_fields back, or rebuild the index with the new fields: "
+                + "forge-memory reindex";
+    }
+
+    /**
+     * The refusal of {@code index}, whose vectors another model made, or (a {@link ConfigurationException} naming
+     * {@code search_fields}) whose documents were indexed with other {@code search_fields}.
+     */
+    private ConfigurationException mismatch(VectorIndex index) {
         String location = index == indexes.project() ? index.directory().toString() : index.directory()
                 + " (the GLOBAL index every project shares: use the model it was built with, reindex it for all of them, "
                 + "or give this project a 'global_path' of its own)";
+        IndexState state = index.state();
+        if (state.serves(model) && !state.searchFields().equals(text)) {
+            return new ConfigurationException("The vector index at " + location + ": " + fieldsChanged(state, text),
+                    modelSource, fieldsField, null);
+        }
         if (!modelNamed) {
             location += " (the config names no model, so '" + model.name() + "', the model an index records (for new "
                     + "indexes " + VectorConfig.DEFAULT_MODEL + "), was opened with its default settings; name the model "
@@ -246,7 +266,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         String id = Documents.id(ns, key);
         // The embedded text holds no version or time, so the (slow) model runs before the write lock is taken.
         MemoryEntry draft = write.toEntry(Optional.empty(), context.clock().instant());
-        float[] vector = embed(List.of(SemanticScorer.embeddingText(draft))).get(0);
+        float[] vector = embed(List.of(text.text(draft))).get(0);
         VectorIndex index = indexes.of(scope);
         return index.write(changes -> {
             checkWritable(index);
@@ -259,7 +279,8 @@ public final class VectorMemoryProvider implements MemoryProvider {
 
     /** Under the write lock: replaces the key's document (if any) by that of {@code entry}, in one Lucene update. */
     private void put(VectorIndex.Changes changes, String ns, MemoryEntry entry, float[] vector) throws IOException {
-        changes.put(Documents.id(ns, entry.key()), Documents.document(entry, ns, context.projectId(), context.sessionId(), vector), entry);
+        changes.put(Documents.id(ns, entry.key()), Documents.document(entry, ns, context.projectId(), context.sessionId(), text,
+                vector), entry);
     }
 
     @Override
@@ -278,7 +299,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
         List<MemoryEntry> chain = EntryRules.checkChain(versions, limits());
         MemoryEntry current = chain.get(chain.size() - 1);
         String ns = namespace(current.scope());
-        float[] vector = embed(List.of(SemanticScorer.embeddingText(current))).get(0);
+        float[] vector = embed(List.of(text.text(current))).get(0);
         VectorIndex index = indexes.of(current.scope());
         return index.write(changes -> {
             // the same guard as set: a vector of this model must not enter an index of another model's vectors
@@ -321,11 +342,11 @@ public final class VectorMemoryProvider implements MemoryProvider {
      */
     private void checkWritable(VectorIndex index) {
         IndexState state = index.state();
-        if (state.fingerprint().equals(model.fingerprint())) {
+        if (state.fingerprint().equals(model.fingerprint()) && state.searchFields().equals(text)) {
             return;
         }
         if (context.openForReindex()) {
-            index.recordState(IndexState.of(model).withComplete(false));
+            index.recordState(IndexState.of(model, text).withComplete(false));
             return;
         }
         throw mismatch(index);
@@ -371,6 +392,11 @@ public final class VectorMemoryProvider implements MemoryProvider {
                 if (!index.state().serves(model)) {
                     throw mismatch(index);
                 }
+            }
+        }
+        for (VectorIndex index : indexes.of(request.scopes())) {
+            if (!index.state().searchFields().equals(text)) {
+                throw mismatch(index);
             }
         }
         return search.search(request);

@@ -2,7 +2,6 @@ package dev.forge.memory.vector;
 
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.conformance.MemoryProviderConformance;
-import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 
 import java.util.Map;
@@ -16,7 +15,6 @@ class VectorConformanceTest extends MemoryProviderConformance {
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
         // same base directory: same .forge/vectors index
-        return new VectorMemoryProviderFactory().open(context.withConfig(
-                ProviderConfig.of(Map.of("embedding", Map.of("model", "hashing")))));
+        return new VectorMemoryProviderFactory().open(withSettings(context, Map.of("embedding", Map.of("model", "hashing"))));
     }
 }

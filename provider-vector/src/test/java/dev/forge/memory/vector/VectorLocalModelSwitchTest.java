@@ -1,5 +1,6 @@
 package dev.forge.memory.vector;
 
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.Hit;
 import dev.forge.memory.IndexModelMismatchException;
 import dev.forge.memory.MemoryEntry;
@@ -11,7 +12,6 @@ import dev.forge.memory.SearchRequest;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.support.EmbeddingModels;
-import dev.forge.memory.support.SemanticScorer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,7 +94,7 @@ class VectorLocalModelSwitchTest {
              EmbeddingModel model = EmbeddingModels.load().open(ProviderConfig.of(Map.of("model", "bge-small")))) {
             provider.set("D1:12", "Melanie: I painted that lake sunrise last year! It's special to me.", Scope.PROJECT);
             Hit hit = semantic(provider, question).get(0);
-            float[] stored = model.embed(SemanticScorer.embeddingText(hit.entry()));
+            float[] stored = model.embed(SearchText.DEFAULT.text(hit.entry()));
             double instructed = dot(model.embed(INSTRUCTION + question), stored);
             double plain = dot(model.embed(question), stored);
             assertThat(Math.abs(instructed - plain)).as("the two differ enough to tell apart").isGreaterThan(0.005);

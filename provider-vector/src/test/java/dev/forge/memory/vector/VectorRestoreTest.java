@@ -1,5 +1,6 @@
 package dev.forge.memory.vector;
 
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.IndexModelMismatchException;
 import dev.forge.memory.MemoryEntry;
@@ -9,7 +10,6 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.conformance.ChildJvm;
-import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.vector.internal.Documents;
 import dev.forge.memory.vector.internal.EntryCodec;
 import org.apache.lucene.index.DirectoryReader;
@@ -92,7 +92,7 @@ class VectorRestoreTest {
 
     /** The vector the provider's model makes of {@code entry}, as the index stores it. */
     private static float[] vectorOf(VectorMemoryProvider provider, MemoryEntry entry) {
-        return Documents.unitOrNull(provider.embeddingModel().embed(List.of(SemanticScorer.embeddingText(entry))).get(0));
+        return Documents.unitOrNull(provider.embeddingModel().embed(List.of(SearchText.DEFAULT.text(entry))).get(0));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.forge.memory.vector;
 
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
@@ -106,7 +107,7 @@ class VectorSearchTest {
         float[] query = model.embed(request.text());
         for (int i = 0; i < exactHits.size(); i++) {
             Hit hit = exactHits.get(i);
-            double cosine = SemanticScorer.dot(query, model.embed(SemanticScorer.embeddingText(hit.entry())));
+            double cosine = SemanticScorer.dot(query, model.embed(SearchText.DEFAULT.text(hit.entry())));
             assertThat(hit.score()).as("exact score of %s", hit.entry().key()).isCloseTo(cosine, within(1e-5));
             assertThat(hnswHits.get(i).score()).as("hnsw score of %s", hit.entry().key()).isCloseTo(cosine, within(1e-5));
         }

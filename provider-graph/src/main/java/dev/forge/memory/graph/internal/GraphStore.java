@@ -52,7 +52,7 @@ import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.KeyPattern;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.KeywordScorer;
-import dev.forge.memory.support.SemanticScorer;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.embedding.EmbeddingModel;
 
 /**
@@ -673,9 +673,9 @@ public final class GraphStore implements EntryStore {
         return VECTOR_INDEX_PREFIX + model.dimension();
     }
 
-    /** The vector of {@code entry}'s {@link SemanticScorer#embeddingText} as stored, or null without a model or for a zero vector. */
+    /** The vector of {@code entry}'s {@link SearchText#text} as stored, or null without a model or for a zero vector. */
     List<Double> embedding(MemoryEntry entry) {
-        return model == null ? null : GraphVectors.stored(model.embed(SemanticScorer.embeddingText(entry)));
+        return model == null ? null : GraphVectors.stored(model.embed(SearchText.DEFAULT.text(entry)));
     }
 
     /** The vectors of {@code entries} as {@link #embedding} makes them, in one call of the model. */

@@ -31,6 +31,7 @@ import dev.forge.memory.Reindexing;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
 import dev.forge.memory.support.QueryEmbedding;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.SearchMode;
@@ -210,7 +211,7 @@ public final class GraphVectors {
     private void embedNodes(List<Node> nodes) {
         List<String> texts = new ArrayList<>(nodes.size());
         for (Node node : nodes) {
-            texts.add(graph.readable(node).map(SemanticScorer::embeddingText).orElse(""));
+            texts.add(graph.readable(node).map(SearchText.DEFAULT::text).orElse(""));
         }
         List<float[]> vectors = model.embed(texts);
         List<Map<String, Object>> updates = new ArrayList<>(nodes.size());
@@ -445,7 +446,7 @@ public final class GraphVectors {
             entries.forEach(e -> vectors.add(null));
             return vectors;
         }
-        for (float[] vector : model.embed(entries.stream().map(SemanticScorer::embeddingText).toList())) {
+        for (float[] vector : model.embed(entries.stream().map(SearchText.DEFAULT::text).toList())) {
             vectors.add(stored(vector));
         }
         return vectors;

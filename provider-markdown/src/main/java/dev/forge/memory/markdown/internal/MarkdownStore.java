@@ -24,6 +24,7 @@ import dev.forge.memory.markdown.GitChanges;
 import dev.forge.memory.markdown.GitStatus;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.support.KeywordScorer;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -395,10 +396,10 @@ public final class MarkdownStore implements EntryStore {
         return access.locked("query", () -> query.apply(shelves.candidates(query.scopes())));
     }
 
-    /** Keyword search. */
-    public List<Hit> search(SearchRequest request) {
+    /** Keyword search over each entry's {@code text} (its value and configured {@code search_fields}). */
+    public List<Hit> search(SearchRequest request, SearchText text) {
         Objects.requireNonNull(request, "request");
-        return access.locked("search", () -> KeywordScorer.rank(request, shelves.candidates(request.scopes())));
+        return access.locked("search", () -> KeywordScorer.rank(request, shelves.candidates(request.scopes()), text));
     }
 
     /** The keys of the scope that are deleted but keep versions, in key order; see VersionHistory#deletedKeys. */

@@ -35,7 +35,7 @@ public final class GlobalMove {
 
     private static final String OLD_KEYS = "SELECT key FROM entries WHERE project = '' AND session = '' AND scope = 'global'"
             + " UNION SELECT key FROM versions WHERE project = '' AND session = '' AND scope = 'global' ORDER BY key";
-    private static final String LIVE_ROW = "SELECT id, value, tags, metadata, created_at, updated_at, version FROM entries"
+    private static final String LIVE_ROW = "SELECT id, value, tags, metadata, created_at, updated_at, version, search_text FROM entries"
             + " WHERE project = ? AND session = ? AND scope = ? AND key = ?";
     private static final String VERSION_ROWS = "SELECT version, tombstone, value, tags, metadata, created_at, updated_at"
             + " FROM versions WHERE project = ? AND session = ? AND scope = ? AND key = ? ORDER BY version";
@@ -234,7 +234,8 @@ public final class GlobalMove {
             try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_ENTRY)) {
                 int next = GLOBAL.bind(insert, 1);
                 insert.setString(next++, key);
-                for (String column : List.of("value", "tags", "metadata", "created_at", "updated_at", "version")) {
+                // search_text too: both files are opened with one config, so the text is what the global store would compute
+                for (String column : List.of("value", "tags", "metadata", "created_at", "updated_at", "version", "search_text")) {
                     insert.setObject(next++, live.get(column));
                 }
                 insert.executeUpdate();

@@ -145,8 +145,47 @@ public final class Migrations {
         return List.copyOf(step);
     }
 
+    /**
+     * Step 5: configurable indexed text ({@code search_fields}). Each entry gets {@code search_text}, the text of the
+     * metadata fields the setting names (filled by the store, empty for the default, so old rows stay right), and the
+     * FTS5 index of step 4 a fourth column over it; {@code search_settings} records the setting the column was filled
+     * with, so that a provider opened with another one refills it. Which of key and tags are searched is chosen per
+     * query (an FTS5 column filter), so the index needs nothing for them.
+     */
+    static final List<String> V5_SEARCH_FIELDS = List.of(
+            "ALTER TABLE entries ADD COLUMN search_text TEXT NOT NULL DEFAULT ''",
+            "CREATE TABLE search_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+            "DROP TRIGGER entries_fts_insert",
+            "DROP TRIGGER entries_fts_delete",
+            "DROP TRIGGER entries_fts_update",
+            "DROP TABLE entries_fts",
+            """
+            CREATE VIRTUAL TABLE entries_fts USING fts5(
+              key, value, tags, search_text,
+              content = 'entries', content_rowid = 'id',
+              tokenize = 'porter unicode61 remove_diacritics 0'
+            )""",
+            """
+            CREATE TRIGGER entries_fts_insert AFTER INSERT ON entries BEGIN
+              INSERT INTO entries_fts (rowid, key, value, tags, search_text)
+                VALUES (new.id, new.key, new.value, new.tags, new.search_text);
+            END""",
+            """
+            CREATE TRIGGER entries_fts_delete AFTER DELETE ON entries BEGIN
+              INSERT INTO entries_fts (entries_fts, rowid, key, value, tags, search_text)
+                VALUES ('delete', old.id, old.key, old.value, old.tags, old.search_text);
+            END""",
+            """
+            CREATE TRIGGER entries_fts_update AFTER UPDATE OF key, value, tags, search_text ON entries BEGIN
+              INSERT INTO entries_fts (entries_fts, rowid, key, value, tags, search_text)
+                VALUES ('delete', old.id, old.key, old.value, old.tags, old.search_text);
+              INSERT INTO entries_fts (rowid, key, value, tags, search_text)
+                VALUES (new.id, new.key, new.value, new.tags, new.search_text);
+            END""",
+            "INSERT INTO entries_fts (entries_fts) VALUES ('rebuild')");
+
     private static final List<List<String>> STEPS = List.of(V1_CORE_TABLES, V2_KEYWORD_SEARCH, V3_LINKS,
-            V4_STEMMED_KEYWORD_SEARCH);
+            V4_STEMMED_KEYWORD_SEARCH, V5_SEARCH_FIELDS);
 
     /** The schema version this code writes and reads. */
     public static final int CURRENT = STEPS.size();

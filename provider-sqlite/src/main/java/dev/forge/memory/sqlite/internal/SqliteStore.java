@@ -15,6 +15,7 @@ import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.Keys;
 import dev.forge.memory.support.EnglishTerms;
 import dev.forge.memory.support.KeywordScorer;
+import dev.forge.memory.support.SearchText;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -49,18 +50,35 @@ public final class SqliteStore implements EntryStore {
     private final String project;
     private final String session;
     private final Limits limits;
+    private final SearchText text;
     private volatile boolean closed;
 
     /**
-     * A store of {@code database} for a provider named {@code provider} serving {@code project} and {@code session}.
+     * A store of {@code database} for a provider named {@code provider} serving {@code project} and {@code session},
+     * its keyword search over the value and the default {@code search_fields}.
      */
     public SqliteStore(String provider, Database database, Clock clock, String project, String session, Limits limits) {
+        this(provider, database, clock, project, session, limits, SearchText.DEFAULT);
+    }
+
+    /**
+     * A store of {@code database} whose keyword search finds the value and {@code text}'s fields; call
+     * {@link #indexSearchFields()} once before searching.
+     */
+    public SqliteStore(String provider, Database database, Clock clock, String project, String session, Limits limits,
+            SearchText text) {
         this.provider = provider;
         this.database = database;
         this.clock = clock;
         this.project = project;
         this.session = session;
         this.limits = limits;
+        this.text = text;
+    }
+
+    /** Brings the keyword index of the database to this store's {@code search_fields}, if it holds others. */
+    public void indexSearchFields() {
+        SearchTextIndex.apply(database, text);
     }
 
     /** The database this store works on. */
@@ -205,7 +223,7 @@ public final class SqliteStore implements EntryStore {
      * Writes {@code entry} over what {@code current} says is stored: updates or inserts the entries row (an update
      * keeps the row id, and so the relations), replaces its tags, appends the version.
      */
-    public static void apply(Connection connection, Namespace namespace, MemoryEntry entry, Current current) throws SQLException {
+    public void apply(Connection connection, Namespace namespace, MemoryEntry entry, Current current) throws SQLException {
         try (WriteStatements statements = new WriteStatements(connection)) {
             storeLive(statements, namespace, entry, current);
             insertVersions(statements, namespace, List.of(entry));
@@ -217,8 +235,9 @@ public final class SqliteStore implements EntryStore {
      * {@code createdAt}: an update keeps the row id, and so the relations (the {@code edges} rows point at it); the
      * search index follows through the triggers on {@code entries}.
      */
-    private static void storeLive(WriteStatements statements, Namespace namespace, MemoryEntry entry, Current current)
+    private void storeLive(WriteStatements statements, Namespace namespace, MemoryEntry entry, Current current)
             throws SQLException {
+        String searchText = text.metadataText(entry.metadata());
         String tags = Rows.tagsJson(entry.tags());
         String metadata = Rows.metadataJson(entry.metadata());
         long id;
@@ -231,7 +250,8 @@ public final class SqliteStore implements EntryStore {
             update.setLong(4, entry.createdAt().toEpochMilli());
             update.setLong(5, entry.updatedAt().toEpochMilli());
             update.setLong(6, entry.version());
-            update.setLong(7, id);
+            update.setString(7, searchText);
+            update.setLong(8, id);
             update.executeUpdate();
             PreparedStatement delete = statements.get(Statements.DELETE_TAGS);
             delete.setLong(1, id);
@@ -245,7 +265,8 @@ public final class SqliteStore implements EntryStore {
             insert.setString(next++, metadata);
             insert.setLong(next++, entry.createdAt().toEpochMilli());
             insert.setLong(next++, entry.updatedAt().toEpochMilli());
-            insert.setLong(next, entry.version());
+            insert.setLong(next++, entry.version());
+            insert.setString(next, searchText);
             insert.executeUpdate();
             id = lastInsertRowid(statements);
         }
@@ -487,7 +508,7 @@ public final class SqliteStore implements EntryStore {
         if (terms.isEmpty()) {
             return List.of();
         }
-        String match = Statements.match(terms);
+        String match = SearchTextIndex.match(text, Statements.match(terms));
         long window = (long) request.limit() + TIE_WINDOW;
         Optional<Statements.Bound> limited = Statements.searchLimited(request, match, project, session, snippets, window);
         if (limited.isPresent()) {

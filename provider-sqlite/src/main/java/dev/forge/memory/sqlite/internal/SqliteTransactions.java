@@ -108,7 +108,7 @@ public final class SqliteTransactions extends TransactionBackend<Long> {
             Namespace namespace = store.namespace(change.ref().scope());
             SqliteStore.Current current = SqliteStore.current(connection, namespace, change.ref().key());
             if (change.entry().isPresent()) {
-                SqliteStore.apply(connection, namespace, change.entry().get(), current);
+                store.apply(connection, namespace, change.entry().get(), current);
             } else if (current.live()) {
                 SqliteStore.deleteLive(connection, namespace, change.ref().key(), current, now);
             }

@@ -475,16 +475,16 @@ public final class Statements {
 
     // ------------------------------------------------------------------ writes, history, relations, checks
 
-    /** Overwrites a live row: value, tags, metadata, created_at, updated_at, version, id. */
+    /** Overwrites a live row: value, tags, metadata, created_at, updated_at, version, search_text, id. */
     public static final String UPDATE_ENTRY = "UPDATE entries SET value = ?, tags = ?, metadata = ?,"
-            + " created_at = ?, updated_at = ?, version = ? WHERE id = ?";
+            + " created_at = ?, updated_at = ?, version = ?, search_text = ? WHERE id = ?";
 
     /** Removes the tag rows of an entry: its id. */
     public static final String DELETE_TAGS = "DELETE FROM tags WHERE entry_id = ?";
 
-    /** Inserts a live row: namespace, key, value, tags, metadata, created_at, updated_at, version. */
+    /** Inserts a live row: namespace, key, value, tags, metadata, created_at, updated_at, version, search_text. */
     public static final String INSERT_ENTRY = "INSERT INTO entries (project, session, scope, key, value,"
-            + " tags, metadata, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " tags, metadata, created_at, updated_at, version, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     /** Inserts one tag row: tag, entry id. */
     public static final String INSERT_TAG = "INSERT INTO tags (tag, entry_id) VALUES (?, ?)";

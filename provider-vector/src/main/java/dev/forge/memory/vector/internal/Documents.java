@@ -7,6 +7,7 @@ import dev.forge.memory.KeyPattern;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
 import dev.forge.memory.support.EnglishTerms;
+import dev.forge.memory.support.SearchText;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -42,7 +43,7 @@ import java.util.TreeMap;
  * <p>Fields: {@code id} (namespace and key: the unit of replacement), {@code ns} (scope, project and session),
  * {@code key}, {@code scope}, {@code project}, {@code session}, {@code tags} (one term per tag), {@code meta} (one
  * canonical term per top-level metadata field, for equality filters), {@code created_at} and {@code updated_at}
- * (points), {@code version}, {@code text} (key, tags and value for BM25), {@code entry} (the whole entry as stored
+ * (points), {@code version}, {@code text} (the value and the configured {@link SearchText}, by default key and tags, for BM25), {@code entry} (the whole entry as stored
  * JSON, what reads return) and {@code vector_<dimension>} (the unit vector, dot product similarity).
  */
 public final class Documents {
@@ -135,10 +136,12 @@ public final class Documents {
     /**
      * The document of {@code entry}.
      *
+     * @param text   what of the entry keyword search finds (the text its vector was made from)
      * @param vector its unit vector, or {@code null} when the model found nothing in its text (it then has no vector
      *               and semantic search never finds it)
      */
-    public static Document document(MemoryEntry entry, String ns, String project, String session, float[] vector) {
+    public static Document document(MemoryEntry entry, String ns, String project, String session, SearchText text,
+            float[] vector) {
         Document doc = new Document();
         doc.add(new StringField(ID, id(ns, entry.key()), Field.Store.NO));
         doc.add(new StringField(NS, ns, Field.Store.YES));
@@ -155,16 +158,12 @@ public final class Documents {
         doc.add(new LongPoint(CREATED_AT, entry.createdAt().toEpochMilli()));
         doc.add(new LongPoint(UPDATED_AT, entry.updatedAt().toEpochMilli()));
         doc.add(new StoredField(VERSION, entry.version()));
-        doc.add(new TextField(TEXT, searchText(entry), Field.Store.NO));
+        doc.add(new TextField(TEXT, text.text(entry), Field.Store.NO));
         doc.add(new StoredField(ENTRY, EntryCodec.encode(entry)));
         if (vector != null) {
             doc.add(new KnnFloatVectorField(vectorField(vector.length), vector, SIMILARITY));
         }
         return doc;
-    }
-
-    private static String searchText(MemoryEntry entry) {
-        return entry.key() + "\n" + String.join("\n", entry.tags()) + "\n" + entry.value();
     }
 
     /**

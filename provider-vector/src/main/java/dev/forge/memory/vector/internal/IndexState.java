@@ -1,22 +1,27 @@
 package dev.forge.memory.vector.internal;
 
 import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.support.SearchText;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * What the index records about its vectors in the Lucene commit user data: the fingerprint, name and dimension of
  * the model that made them, and whether every document has a vector of that model ({@code complete} is false while
- * a model change waits for its reindex).
+ * a model change waits for its reindex). The {@code search_fields} the documents were indexed with (their keyword text
+ * and the text their vectors were made from) are recorded under a key of their own; an index without it was built with
+ * the default.
  *
  * @param fingerprint the model's fingerprint
  * @param model       the model's name
  * @param dimension   the vectors' dimension
  * @param complete    whether every document was embedded by this model
+ * @param searchFields what the documents' text holds besides the value
  */
-public record IndexState(String fingerprint, String model, int dimension, boolean complete) {
+public record IndexState(String fingerprint, String model, int dimension, boolean complete, SearchText searchFields) {
 
     /** The user-data key marking an index this provider wrote, with the layout version as value. */
     public static final String FORMAT_KEY = "forge.vector.format";
@@ -26,15 +31,21 @@ public record IndexState(String fingerprint, String model, int dimension, boolea
     private static final String MODEL = "forge.vector.model";
     private static final String DIMENSION = "forge.vector.dimension";
     private static final String COMPLETE = "forge.vector.complete";
+    private static final String SEARCH_FIELDS = "forge.vector.search_fields";
 
-    /** A complete index of {@code model}'s vectors. */
-    public static IndexState of(EmbeddingModel model) {
-        return new IndexState(model.fingerprint(), model.name(), model.dimension(), true);
+    /** A complete index of {@code model}'s vectors, its documents indexed with {@code searchFields}. */
+    public static IndexState of(EmbeddingModel model, SearchText searchFields) {
+        return new IndexState(model.fingerprint(), model.name(), model.dimension(), true, searchFields);
     }
 
     /** This state with another completeness. */
     public IndexState withComplete(boolean complete) {
-        return new IndexState(fingerprint, model, dimension, complete);
+        return new IndexState(fingerprint, model, dimension, complete, searchFields);
+    }
+
+    /** Whether this index serves {@code model} ({@link #serves(EmbeddingModel)}) and was indexed with {@code text}. */
+    public boolean serves(EmbeddingModel model, SearchText text) {
+        return serves(model) && searchFields.equals(text);
     }
 
     /** Whether this index's vectors can be searched with {@code model}: complete, and made by a model it recognises. */
@@ -67,6 +78,9 @@ public record IndexState(String fingerprint, String model, int dimension, boolea
         data.put(MODEL, model);
         data.put(DIMENSION, Integer.toString(dimension));
         data.put(COMPLETE, Boolean.toString(complete));
+        if (!searchFields.isDefault()) {
+            data.put(SEARCH_FIELDS, String.join("\n", searchFields.fields()));
+        }
         return data;
     }
 
@@ -90,6 +104,10 @@ public record IndexState(String fingerprint, String model, int dimension, boolea
         if (fingerprint == null || model == null || dimension == null || complete == null) {
             throw new IllegalArgumentException("the commit data lacks the model's fingerprint, name, dimension or completeness");
         }
-        return Optional.of(new IndexState(fingerprint, model, Integer.parseInt(dimension), Boolean.parseBoolean(complete)));
+        String fields = data.get(SEARCH_FIELDS);
+        SearchText searchFields = fields == null ? SearchText.DEFAULT
+                : SearchText.of(fields.isEmpty() ? List.of() : List.of(fields.split("\n", -1)));
+        return Optional.of(new IndexState(fingerprint, model, Integer.parseInt(dimension), Boolean.parseBoolean(complete),
+                searchFields));
     }
 }

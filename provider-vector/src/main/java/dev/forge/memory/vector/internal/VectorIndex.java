@@ -46,7 +46,8 @@ public interface VectorIndex {
         if (!recorded.recordedInAnEarlierForm(model)) {
             return recorded;
         }
-        rebuild(new IndexState(model.fingerprint(), model.name(), model.dimension(), recorded.complete()),
+        rebuild(new IndexState(model.fingerprint(), model.name(), model.dimension(), recorded.complete(),
+                recorded.searchFields()),
                 (writer, searcher) -> null);
         org.slf4j.LoggerFactory.getLogger(VectorIndex.class).info("The vector index at {} now records its model's "
                 + "fingerprint in the current form: {}", directory(), model.fingerprint());

@@ -1,22 +1,38 @@
 package dev.forge.memory.vector.internal;
 
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.Scope;
+import dev.forge.memory.support.SearchText;
 import org.apache.lucene.index.IndexWriter;
+import dev.forge.memory.support.SearchText;
 import org.apache.lucene.index.IndexWriterConfig;
+import dev.forge.memory.support.SearchText;
 import org.apache.lucene.store.FSDirectory;
+import dev.forge.memory.support.SearchText;
 import org.junit.jupiter.api.Test;
+import dev.forge.memory.support.SearchText;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.forge.memory.support.SearchText;
 import java.nio.file.Path;
+import dev.forge.memory.support.SearchText;
 import java.time.Duration;
+import dev.forge.memory.support.SearchText;
 import java.time.Instant;
+import dev.forge.memory.support.SearchText;
 import java.util.List;
+import dev.forge.memory.support.SearchText;
 import java.util.Map;
+import dev.forge.memory.support.SearchText;
 import java.util.Optional;
 
+import dev.forge.memory.support.SearchText;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.forge.memory.support.SearchText;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The shared GLOBAL index while another writer holds Lucene's lock on it. */
@@ -25,7 +41,7 @@ class GlobalIndexTest {
     @TempDir
     Path directory;
 
-    private final IndexState state = new IndexState("test-fingerprint", "test-model", 4, true);
+    private final IndexState state = new IndexState("test-fingerprint", "test-model", 4, true, SearchText.DEFAULT);
 
     @Test
     void a_write_waits_a_bounded_time_for_another_writer_then_fails_writing_nothing_and_works_once_it_is_gone()
@@ -37,7 +53,7 @@ class GlobalIndexTest {
             MemoryEntry entry = new MemoryEntry("learning:k", "v", Scope.GLOBAL, List.of(), Map.of(), now, now, 1);
             String id = Documents.id(ns, entry.key());
             VectorIndex.ChangeWork<Void> put = changes -> {
-                changes.put(id, Documents.document(entry, ns, "", "", new float[] {1, 0, 0, 0}), entry);
+                changes.put(id, Documents.document(entry, ns, "", "", SearchText.DEFAULT, new float[] {1, 0, 0, 0}), entry);
                 return null;
             };
             try (FSDirectory lucene = FSDirectory.open(directory);
