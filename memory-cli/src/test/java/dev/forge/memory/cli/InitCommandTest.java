@@ -196,7 +196,11 @@ class InitCommandTest {
         Map<String, Object> settings = (Map<String, Object>) memory.get("config");
         // global_path follows $FORGE_HOME: the comment shows an expression that means its default.
         assertThat(settings.remove("global_path")).isEqualTo("${FORGE_HOME:-~/.forge}/vectors");
-        assertThat(ProviderConfig.of(settings).bind(VectorConfig.class)).isEqualTo(VectorConfig.defaults());
+        // The model line names the model a new index gets; the default leaves it out (an old index keeps its own).
+        VectorConfig defaults = VectorConfig.defaults();
+        assertThat(ProviderConfig.of(settings).bind(VectorConfig.class)).isEqualTo(new VectorConfig(defaults.path(),
+                defaults.globalPath(), Map.of("model", VectorConfig.DEFAULT_MODEL), defaults.fusion(), defaults.rrfK(),
+                defaults.keywordWeight(), defaults.overfetch(), defaults.exactLimit(), defaults.searchFields()));
     }
 
     @Test
