@@ -357,6 +357,12 @@ public final class ForgeEmbeddingStore implements EmbeddingStore<TextSegment>, A
             ProviderRegistry registry = memories.registry();
             ResolvedConfig resolved = memories.resolve(registry);
             ProviderConfig config = resolved.config();
+            boolean embeds = registry.factory(resolved.provider()).settings().stream()
+                    .anyMatch(setting -> setting.name().equals("embedding"));
+            if (!embeds) {
+                // Said before opening: the provider would only call the store's settings unknown keys.
+                throw new UnsupportedCapabilityException(resolved.provider(), Capability.SEMANTIC_SEARCH);
+            }
             for (String taken : List.of("embedding", "search_fields")) {
                 if (config.values().containsKey(taken)) {
                     throw new ConfigurationException(config.source() + ": '" + taken + "' is set at " + config.path()
