@@ -47,8 +47,9 @@ import java.util.UUID;
  * cosine, so an embedding pointing away from the query (relevance 0.5 or less) is never a match. Filters map where
  * they mean the same (see {@link FilterMapping}); other filters throw {@link UnsupportedOperationException}.
  *
- * <p>The vectors given in this process are kept in memory until their entry is removed, for providers that embed
- * when they search. Close the store to close its provider.
+ * <p>A provider that embeds when it writes ({@code vector}) has indexed a given vector when {@code add} returns, and
+ * the store forgets it; one that embeds when it searches ({@code in-memory}) gets the vectors kept in memory until
+ * their entry is removed. Close the store to close its provider.
  */
 public final class ForgeEmbeddingStore implements EmbeddingStore<TextSegment>, AutoCloseable {
 
@@ -136,7 +137,7 @@ public final class ForgeEmbeddingStore implements EmbeddingStore<TextSegment>, A
         model.give(text, embedding.vector());
         boolean written = false;
         try {
-            provider.set(key, value, scope, List.of(TAG), metadata);
+            model.writing(text, () -> provider.set(key, value, scope, List.of(TAG), metadata));
             written = true;
         } finally {
             if (!written && before.filter(text::equals).isEmpty()) {

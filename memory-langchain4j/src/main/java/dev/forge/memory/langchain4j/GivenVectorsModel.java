@@ -26,6 +26,17 @@ final class GivenVectorsModel implements EmbeddingModel {
     private final int dimension;
     private final Optional<LangChain4jEmbeddingModel> fallback;
     private final Map<String, float[]> given = new ConcurrentHashMap<>();
+    /** The text this thread is writing, and whether the provider embedded it in this thread during the write. */
+    private final ThreadLocal<Write> writing = new ThreadLocal<>();
+
+    private static final class Write {
+        final String text;
+        boolean embedded;
+
+        Write(String text) {
+            this.text = text;
+        }
+    }
     /** The prefix of the keys of the store's entries; their text is the key's line, then the value. */
     private final String entryPrefix;
 
@@ -44,6 +55,24 @@ final class GivenVectorsModel implements EmbeddingModel {
     /** Drops the vector of {@code text}. */
     void forget(String text) {
         given.remove(text);
+    }
+
+    /**
+     * Runs {@code write}, which stores the entry whose text is {@code text}, and then drops the text's vector if the
+     * provider embedded it in this very write (it indexed the vector): only a provider that embeds when it searches
+     * (in-memory) needs given vectors kept. Other threads' searches do not count, so the answer is exact.
+     */
+    void writing(String text, Runnable write) {
+        Write current = new Write(text);
+        writing.set(current);
+        try {
+            write.run();
+        } finally {
+            writing.remove();
+        }
+        if (current.embedded) {
+            given.remove(text);
+        }
     }
 
     @Override
@@ -69,7 +98,12 @@ final class GivenVectorsModel implements EmbeddingModel {
         for (int i = 0; i < texts.size(); i++) {
             float[] vector = given.get(texts.get(i));
             vectors.add(vector);
-            if (vector == null) {
+            if (vector != null) {
+                Write current = writing.get();
+                if (current != null && current.text.equals(texts.get(i))) {
+                    current.embedded = true;
+                }
+            } else {
                 missing.add(i);
                 toEmbed.add(withoutKeyLine(texts.get(i)));
             }

@@ -93,6 +93,24 @@ class ForgeEmbeddingStoreTest {
     }
 
     @Test
+    void the_given_vectors_serve_a_provider_that_embeds_when_it_searches_and_the_vector_provider_indexed_them_at_once() {
+        try (ForgeEmbeddingStore store = ForgeEmbeddingStore.builder().memories(memories(project, "in-memory"))
+                .modelId("all-minilm-l6-v2-q").dimension(384).build()) {
+            store.add(MODEL.embed("Backups are kept for thirty days.").content(), TextSegment.from("Backups are kept for thirty days."));
+            store.add(MODEL.embed("The office cat is called Miso.").content(), TextSegment.from("The office cat is called Miso."));
+            assertThat(store.search(nearest("What is the cat's name?", 1)).matches())
+                    .singleElement().satisfies(m -> assertThat(m.embedded().text()).contains("Miso"));
+        }
+        try (ForgeEmbeddingStore store = ForgeEmbeddingStore.builder().memories(memories(project, "vector"))
+                .modelId("all-minilm-l6-v2-q").dimension(384).build()) {
+            store.add(MODEL.embed("hello").content(), TextSegment.from("hello"));
+            assertThat(store.search(nearest("hello", 1)).matches()).hasSize(1);
+            assertThatThrownBy(() -> store.provider().requireReindexing().reindex()).as("nothing kept to reindex from")
+                    .isInstanceOf(ConfigurationException.class);
+        }
+    }
+
+    @Test
     void an_index_made_with_one_model_id_is_refused_by_another() {
         open("vector").close();
         assertThatThrownBy(() -> ForgeEmbeddingStore.builder().memories(memories(project, "vector")).embeddingModel(MODEL)
