@@ -14,6 +14,7 @@ import dev.forge.memory.config.Memories;
 import dev.forge.memory.config.ResolvedConfig;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderRegistry;
+import dev.forge.memory.spi.Setting;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.store.embedding.EmbeddingMatch;
@@ -29,11 +30,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * A LangChain4j {@link EmbeddingStore} of {@link TextSegment}s on a forge-memory provider with semantic search (the
- * {@code vector} provider, or {@code in-memory} with an embedding block), opened from the project's configuration as
+ * {@code vector} and {@code in-memory} providers, or {@code hybrid} with a {@code search} child, whose
+ * {@code embedding} the store sets), opened from the project's configuration as
  * {@link Memories} opens it. Search is the provider's own vector search, on the very vectors LangChain4j gave: the
  * store opens the provider with an embedding model it feeds those vectors (see {@link LangChain4jEmbeddingModel} for
  * the fingerprint), and with {@code search_fields: [key]}, so that what is embedded is the segment's text.
@@ -358,26 +362,41 @@ public final class ForgeEmbeddingStore implements EmbeddingStore<TextSegment>, A
             ProviderRegistry registry = memories.registry();
             ResolvedConfig resolved = memories.resolve(registry);
             ProviderConfig config = resolved.config();
-            boolean embeds = registry.factory(resolved.provider()).settings().stream()
-                    .anyMatch(setting -> setting.name().equals("embedding"));
-            if (!embeds) {
+            Set<String> settings = registry.factory(resolved.provider()).settings().stream().map(Setting::name)
+                    .collect(Collectors.toSet());
+            Map<String, Object> embedding = Map.of("model", LangChain4jEmbeddingModel.NAME,
+                    LangChain4jEmbeddingModelFactory.ID, registered);
+            Map<String, Object> values = new LinkedHashMap<>(config.values());
+            refuseTaken(config, values, "", "search_fields");
+            if (settings.contains("embedding")) {
+                refuseTaken(config, values, "", "embedding");
+                values.put("embedding", embedding);
+            } else if (settings.contains("search") && values.get("search") instanceof Map<?, ?> child) {
+                // A router (hybrid): its search child embeds; search_fields reaches every child from the top.
+                Map<String, Object> search = new LinkedHashMap<>();
+                child.forEach((k, v) -> search.put(k.toString(), v));
+                refuseTaken(config, search, ".search", "embedding");
+                refuseTaken(config, search, ".search", "search_fields");
+                search.put("embedding", embedding);
+                values.put("search", search);
+            } else {
                 // Said before opening: the provider would only call the store's settings unknown keys.
                 throw new UnsupportedCapabilityException(resolved.provider(), Capability.SEMANTIC_SEARCH);
             }
-            for (String taken : List.of("embedding", "search_fields")) {
-                if (config.values().containsKey(taken)) {
-                    throw new ConfigurationException(config.source() + ": '" + taken + "' is set at " + config.path()
-                            + ", but the LangChain4j embedding store sets it itself (it feeds the provider the vectors "
-                            + "LangChain4j gives); remove it, or use another provider block for the store.",
-                            config.source(), config.path() + "." + taken, null);
-                }
-            }
-            Map<String, Object> values = new LinkedHashMap<>(config.values());
-            values.put("embedding", Map.of("model", LangChain4jEmbeddingModel.NAME, LangChain4jEmbeddingModelFactory.ID, registered));
             values.put("search_fields", List.of("key"));
             ProviderConfig adjusted = ProviderConfig.of(values, config.source(), config.path())
                     .withSecretPaths(config.secretPaths());
             return registry.open(resolved.provider(), memories.context(resolved, registry).withConfig(adjusted));
+        }
+
+        private static void refuseTaken(ProviderConfig config, Map<String, Object> block, String where, String taken) {
+            if (block.containsKey(taken)) {
+                String field = config.path() + where + "." + taken;
+                throw new ConfigurationException(config.source() + ": '" + taken + "' is set at " + field
+                        + ", but the LangChain4j embedding store sets it itself (it feeds the provider the vectors "
+                        + "LangChain4j gives); remove it, or give the store a configuration of its own.",
+                        config.source(), field, null);
+            }
         }
     }
 }

@@ -111,6 +111,36 @@ class ForgeEmbeddingStoreTest {
     }
 
     @Test
+    void on_the_hybrid_router_the_entries_live_in_sqlite_and_the_vectors_in_the_search_child() {
+        Stores.writeConfig(project, Stores.HYBRID_CONFIG);
+        TextSegment segment = TextSegment.from("Invoices are archived after seven years.", new Metadata().put("page", 3));
+        String id;
+        try (ForgeEmbeddingStore store = open("hybrid")) {
+            assertThat(store.provider().name()).isEqualTo("hybrid");
+            id = store.add(MODEL.embed(segment).content(), segment);
+            assertThat(store.search(nearest("How long are invoices kept?", 1)).matches())
+                    .singleElement().satisfies(m -> assertThat(m.embedded()).isEqualTo(segment));
+        }
+        try (var sqlite = memories(project, "sqlite").open()) {
+            assertThat(sqlite.get(ForgeEmbeddingStore.PREFIX + id, Scope.PROJECT)).get()
+                    .satisfies(e -> assertThat(e.value()).isEqualTo(segment.text()));
+        }
+    }
+
+    @Test
+    void a_hybrid_search_child_that_names_its_model_is_refused_naming_the_field() {
+        Stores.writeConfig(project, """
+                memory:
+                  provider: hybrid
+                  config:
+                    storage: { provider: sqlite }
+                    search: { provider: vector, embedding: { model: hashing } }
+                """);
+        assertThatThrownBy(() -> open("hybrid")).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("search.embedding");
+    }
+
+    @Test
     void an_index_made_with_one_model_id_is_refused_by_another() {
         open("vector").close();
         assertThatThrownBy(() -> ForgeEmbeddingStore.builder().memories(memories(project, "vector")).embeddingModel(MODEL)
