@@ -1,13 +1,15 @@
 package dev.forge.memory.springai.internal;
 
+import dev.forge.memory.EntryRules;
 import dev.forge.memory.InvalidRequestException;
 import dev.forge.memory.Keys;
 import dev.forge.memory.Limits;
 
 /**
  * Turns an id chosen by a framework (a conversation id, a document id) into a memory key under a fixed prefix,
- * injectively: {@code %}, control characters, U+2028/U+2029 and unpaired surrogates, which keys may not hold, are
- * written as {@code %XX} or {@code %uXXXX}, and {@code %} itself as {@code %25}, so two ids never share a key.
+ * injectively: control characters and U+2028/U+2029, which keys may not hold, are written as {@code %XX} or
+ * {@code %uXXXX}, and {@code %} itself as {@code %25}, so two ids never share a key. An id with an unpaired surrogate
+ * cannot be stored as UTF-8 anywhere and is refused.
  */
 public final class IdKeys {
 
@@ -43,14 +45,17 @@ public final class IdKeys {
         if (id == null || id.isEmpty()) {
             throw new InvalidRequestException("A " + what + " must not be empty.");
         }
+        int unpaired = EntryRules.firstUnpairedSurrogate(id);
+        if (unpaired >= 0) {
+            throw new InvalidRequestException("The " + what + " '" + Keys.abbreviate(id) + "' holds an unpaired surrogate at index "
+                    + unpaired + "; it cannot be stored as UTF-8. Use an id of well-formed text.");
+        }
         StringBuilder key = new StringBuilder(prefix.length() + id.length()).append(prefix);
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
-            boolean pairedSurrogate = Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(i + 1))
-                    || Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(id.charAt(i - 1));
             if (c == '%' || Character.isISOControl(c)) {
                 key.append('%').append(String.format("%02X", (int) c));
-            } else if (c == '\u2028' || c == '\u2029' || Character.isSurrogate(c) && !pairedSurrogate) {
+            } else if (c == '\u2028' || c == '\u2029') {
                 key.append("%u").append(String.format("%04X", (int) c));
             } else {
                 key.append(c);
