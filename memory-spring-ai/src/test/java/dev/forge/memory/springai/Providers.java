@@ -13,10 +13,15 @@ final class Providers {
     private Providers() {
     }
 
-    /** The settings the tests open each provider with: vector with the hashing model (no ONNX, no network). */
+    /**
+     * The settings the tests open each provider with: vector with the hashing model (no ONNX, no network); hybrid
+     * with sqlite storage and such a vector index for search.
+     */
     static Map<String, Object> settings(String provider) {
         return switch (provider) {
             case "vector" -> Map.of("embedding", Map.of("model", "hashing"));
+            case "hybrid" -> Map.of("storage", Map.of("provider", "sqlite"),
+                    "search", Map.of("provider", "vector", "embedding", Map.of("model", "hashing")));
             default -> Map.of();
         };
     }
