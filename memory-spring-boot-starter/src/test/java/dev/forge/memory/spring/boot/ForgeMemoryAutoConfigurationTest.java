@@ -103,6 +103,10 @@ class ForgeMemoryAutoConfigurationTest {
             String expected = fromFile.getMessage().replace(file.toString(), "vector-provider.yaml")
                     .replace("'memory.config", "'forge.memory.config");
             assertThat(cause.getMessage()).isEqualTo(expected).contains("'forge.memory.config.api_key'");
+            org.springframework.boot.diagnostics.FailureAnalysis analysis = new ForgeMemoryFailureAnalyzer()
+                    .analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).isEqualTo(expected);
+            assertThat(analysis.getAction()).contains("forge.memory");
         });
     }
 
@@ -142,6 +146,18 @@ class ForgeMemoryAutoConfigurationTest {
                     assertThat(context.getBean(ChatMemoryRepository.class)).isInstanceOf(InMemoryChatMemoryRepository.class);
                     assertThat(context).doesNotHaveBean(VectorStore.class);
                 });
+    }
+
+    @Test
+    @SuppressWarnings("deprecation") // loadFactoryNames: the names only, without instantiating Boot's own analyzers
+    void spring_boot_finds_the_auto_configuration_and_the_failure_analyzer() {
+        ClassLoader loader = getClass().getClassLoader();
+        assertThat(org.springframework.boot.context.annotation.ImportCandidates
+                .load(org.springframework.boot.autoconfigure.AutoConfiguration.class, loader))
+                .contains(ForgeMemoryAutoConfiguration.class.getName());
+        assertThat(org.springframework.core.io.support.SpringFactoriesLoader
+                .loadFactoryNames(org.springframework.boot.diagnostics.FailureAnalyzer.class, loader))
+                .contains(ForgeMemoryFailureAnalyzer.class.getName());
     }
 
     private static Throwable rootMemoryException(Throwable failure) {
