@@ -85,8 +85,9 @@ public final class ForgeVectorStore implements VectorStore {
     }
 
     /**
-     * Stores the documents, replacing those with the same ids. Every document is checked before the first is written,
-     * so a bad one (no text, media, metadata that is not JSON, an id too long) stores none.
+     * Stores the documents, replacing those with the same ids. Every document is checked against the entry rules and
+     * the provider's limits before the first is written, so a bad one (no text, media, metadata that is not JSON, a
+     * text or metadata over the limits, an id too long) stores none of the batch.
      *
      * @throws InvalidEntryException naming the document that cannot be stored
      */
@@ -99,7 +100,8 @@ public final class ForgeVectorStore implements VectorStore {
                 throw new InvalidEntryException("Document '" + Keys.abbreviate(document.getId()) + "' has no text (media "
                         + "documents cannot be stored): give it a text, such as a description of the media.");
             }
-            EntryRules.normalizeMetadata(document.getMetadata(), key);
+            EntryRules.checkValue(document.getText(), key, provider.limits());
+            EntryRules.checkMetadataSize(EntryRules.normalizeMetadata(document.getMetadata(), key), key, provider.limits());
             checked.add(Map.entry(key, document));
         }
         for (Map.Entry<String, Document> item : checked) {

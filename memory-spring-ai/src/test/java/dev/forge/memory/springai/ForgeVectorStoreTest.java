@@ -140,6 +140,9 @@ class ForgeVectorStoreTest {
         Document badMetadata = doc("bad", "rivers", Map.of("when", java.time.Instant.EPOCH));
         assertThatThrownBy(() -> store.add(List.of(doc("fine", "a fine text about rivers", Map.of()), badMetadata)))
                 .isInstanceOf(InvalidEntryException.class).hasMessageContaining("when");
+        String tooLarge = "rivers ".repeat((int) (provider.limits().maxValueBytes() / 7 + 1));
+        assertThatThrownBy(() -> store.add(List.of(doc("fine", "a fine text about rivers", Map.of()), doc("huge", tooLarge, Map.of()))))
+                .isInstanceOf(dev.forge.memory.ValueTooLargeException.class);
         assertThat(ids(SearchRequest.builder().query("rivers").topK(10).build())).isEmpty();
         assertThat(provider.get("doc:fine", Scope.PROJECT)).isEmpty();
     }

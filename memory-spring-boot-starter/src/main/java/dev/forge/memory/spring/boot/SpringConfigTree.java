@@ -41,16 +41,15 @@ final class SpringConfigTree {
      */
     static Map<String, Object> read(ConfigurableEnvironment environment, String prefix) {
         Map<String, Object> tree = new LinkedHashMap<>();
-        List<String> seen = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (PropertySource<?> source : environment.getPropertySources()) {
             if (!(source instanceof EnumerablePropertySource<?> enumerable)) {
                 continue;
             }
             for (String name : enumerable.getPropertyNames()) {
-                if (!name.startsWith(prefix + ".") || seen.contains(name)) {
+                if (!name.startsWith(prefix + ".") || !seen.add(name)) {
                     continue;
                 }
-                seen.add(name);
                 Object value = environment.getProperty(name, Object.class);
                 if (value != null) {
                     put(tree, path(name.substring(prefix.length() + 1)), value, name);
