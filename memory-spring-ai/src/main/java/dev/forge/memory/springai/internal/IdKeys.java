@@ -22,14 +22,14 @@ public final class IdKeys {
         StringBuilder id = new StringBuilder(escaped.length());
         for (int i = 0; i < escaped.length(); i++) {
             char c = escaped.charAt(i);
-            if (c != '%') {
-                id.append(c);
-            } else if (escaped.charAt(i + 1) == 'u') {
-                id.append((char) Integer.parseInt(escaped.substring(i + 2, i + 6), 16));
-                i += 5;
+            boolean unicode = c == '%' && escaped.startsWith("u", i + 1);
+            int digits = unicode ? 4 : 2;
+            int start = i + (unicode ? 2 : 1);
+            if (c != '%' || start + digits > escaped.length() || !escaped.substring(start, start + digits).matches("[0-9A-F]+")) {
+                id.append(c); // not an escape this class wrote (a key made by hand): kept as it is
             } else {
-                id.append((char) Integer.parseInt(escaped.substring(i + 1, i + 3), 16));
-                i += 2;
+                id.append((char) Integer.parseInt(escaped.substring(start, start + digits), 16));
+                i = start + digits - 1;
             }
         }
         return id.toString();
