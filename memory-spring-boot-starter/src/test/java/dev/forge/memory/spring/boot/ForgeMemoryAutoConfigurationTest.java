@@ -124,6 +124,14 @@ class ForgeMemoryAutoConfigurationTest {
     }
 
     @Test
+    void a_misspelled_forge_memory_setting_fails_the_start_naming_it() {
+        runner.withPropertyValues("forge.memory.provder=sqlite", "forge.memory.project-directory=" + project).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("forge.memory.provder");
+        });
+    }
+
+    @Test
     void without_a_provider_the_projects_config_file_decides_as_for_the_command_line() throws IOException {
         Files.createDirectories(project.resolve(".forge"));
         Files.copy(Path.of("src/test/resources/seeds/004/per-project.yaml"), project.resolve(".forge/config.yaml"));
