@@ -173,7 +173,7 @@ public abstract class ConcurrencyContract extends ContractSupport {
         List<Callable<Integer>> tasks = new ArrayList<>();
         tasks.add(() -> {
             try {
-                everyReaderRead.await(30, TimeUnit.SECONDS);
+                everyReaderRead.await(5, TimeUnit.MINUTES);
                 writesStarted.set(true);
                 for (int i = 0; i < 120; i++) {
                     provider.set("doc:" + i, "alpha beta " + i, Scope.PROJECT, List.of("t" + (i % 3)), java.util.Map.of("i", i));
@@ -181,7 +181,7 @@ public abstract class ConcurrencyContract extends ContractSupport {
                         provider.delete("doc:" + (i - 5), Scope.PROJECT);
                     }
                     if (i == 60) {
-                        everyReaderReadDuringWrites.await(30, TimeUnit.SECONDS);
+                        everyReaderReadDuringWrites.await(5, TimeUnit.MINUTES);
                     }
                 }
             } finally {

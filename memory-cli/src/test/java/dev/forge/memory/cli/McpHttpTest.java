@@ -49,7 +49,7 @@ class McpHttpTest {
     void stop() throws InterruptedException {
         for (Process server : servers) {
             server.destroy();
-            assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("the server stops on SIGTERM").isTrue();
+            assertThat(server.waitFor(5, TimeUnit.MINUTES)).as("the server stops on SIGTERM").isTrue();
         }
     }
 
@@ -81,7 +81,7 @@ class McpHttpTest {
         reader.start();
         List<String> seen = new ArrayList<>();
         while (true) {
-            String line = stderr.poll(120, TimeUnit.SECONDS);
+            String line = stderr.poll(5, TimeUnit.MINUTES);
             assertThat(line).as("the server's stderr so far: " + seen).isNotNull();
             seen.add(line);
             Matcher matcher = SERVING.matcher(line);
@@ -145,7 +145,7 @@ class McpHttpTest {
         Process server = servers.remove(0);
         server.destroy();
 
-        assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("the server stops on SIGTERM").isTrue();
+        assertThat(server.waitFor(5, TimeUnit.MINUTES)).as("the server stops on SIGTERM").isTrue();
         assertThat(McpServers.filesHolding(store, scratch)).as("files of the server's ended session").isEmpty();
     }
 

@@ -123,7 +123,7 @@ public final class McpServers {
     /** Reads stdout lines, each a JSON-RPC message, until the answer to request {@code id} is among them. */
     static void awaitAnswer(BlockingQueue<String> lines, List<JsonNode> messages, int id, Path err) throws Exception {
         while (messages.stream().noneMatch(m -> m.path("id").asInt(-1) == id)) {
-            String line = lines.poll(120, TimeUnit.SECONDS);
+            String line = lines.poll(5, TimeUnit.MINUTES);
             assertThat(line).as("a line on stdout; stderr: " + Files.readString(err)).isNotNull();
             JsonNode message = MAPPER.readTree(line);
             assertThat(message.path("jsonrpc").asText()).as(line).isEqualTo("2.0");

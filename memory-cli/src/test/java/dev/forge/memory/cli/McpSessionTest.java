@@ -68,7 +68,7 @@ class McpSessionTest {
         Path input = Files.writeString(root.resolve("requests.jsonl"), String.join("\n", requests) + "\n");
         Path out = root.resolve("stdout");
         Process server = server(project(), options).redirectInput(input.toFile()).redirectOutput(out.toFile()).start();
-        assertThat(server.waitFor(120, TimeUnit.SECONDS)).as("the server ends with its input").isTrue();
+        assertThat(server.waitFor(5, TimeUnit.MINUTES)).as("the server ends with its input").isTrue();
         assertThat(server.exitValue()).as(Files.readString(root.resolve("stderr"))).isZero();
         List<JsonNode> answers = new ArrayList<>();
         for (String line : Files.readAllLines(out)) {
@@ -112,7 +112,7 @@ class McpSessionTest {
 
         server.destroy();
 
-        assertThat(server.waitFor(120, TimeUnit.SECONDS)).as("the server stops on SIGTERM").isTrue();
+        assertThat(server.waitFor(5, TimeUnit.MINUTES)).as("the server stops on SIGTERM").isTrue();
         assertThat(filesHolding(SCRATCH)).as("files of the ended session; stderr: " + Files.readString(err)).isEmpty();
         in.close();
     }

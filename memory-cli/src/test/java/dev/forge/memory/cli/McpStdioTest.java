@@ -64,7 +64,7 @@ class McpStdioTest {
                 + "{\"key\":\"k\"}}}");
         McpServers.awaitAnswer(lines, messages, 3, err);
         in.close();
-        assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("the server ends with its input").isTrue();
+        assertThat(server.waitFor(5, TimeUnit.MINUTES)).as("the server ends with its input").isTrue();
         reader.join();
         assertThat(server.exitValue()).isZero();
         for (String rest : lines) {
@@ -99,7 +99,7 @@ class McpStdioTest {
         builder.environment().remove("FORGE_MEMORY_PROVIDER");
         Process server = builder.start();
 
-        assertThat(server.waitFor(120, TimeUnit.SECONDS)).as("the server ends with its input").isTrue();
+        assertThat(server.waitFor(5, TimeUnit.MINUTES)).as("the server ends with its input").isTrue();
         assertThat(server.exitValue()).isZero();
         List<JsonNode> messages = new ArrayList<>();
         for (String line : Files.readAllLines(out)) {

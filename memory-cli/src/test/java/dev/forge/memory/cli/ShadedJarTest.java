@@ -88,7 +88,7 @@ class ShadedJarTest {
         try (OutputStream in = process.getOutputStream()) {
             in.write(stdin.getBytes(StandardCharsets.UTF_8));
         }
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the jar finished").isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("the jar finished").isTrue();
         return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 

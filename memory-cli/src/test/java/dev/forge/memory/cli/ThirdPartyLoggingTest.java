@@ -56,7 +56,7 @@ class ThirdPartyLoggingTest {
         Path err = root.resolve("stderr");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         process.getOutputStream().close();
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the tool finished").isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("the tool finished").isTrue();
         return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 

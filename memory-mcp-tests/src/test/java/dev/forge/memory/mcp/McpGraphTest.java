@@ -33,7 +33,7 @@ class McpGraphTest {
         TestNeo4j.Server server = TestNeo4j.server();
         return "url: \"" + server.uri() + "\", username: \"" + server.username() + "\", password: \""
                 + server.password() + "\", store: \"mcp-" + UUID.randomUUID() + "\", query_timeout: "
-                + TestNeo4j.QUERY_TIMEOUT;
+                + TestNeo4j.QUERY_TIMEOUT + ", connect_timeout: " + TestNeo4j.CONNECT_TIMEOUT;
     }
 
     @Test

@@ -81,7 +81,7 @@ class OpenAiChatConsolidatorTest {
                 JSON.readTree(exchange.getRequestBody())));
         if (hang) {
             try {
-                release.await(30, TimeUnit.SECONDS);
+                release.await(5, TimeUnit.MINUTES);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

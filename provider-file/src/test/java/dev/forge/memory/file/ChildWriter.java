@@ -43,7 +43,7 @@ public final class ChildWriter {
                 .build();
         try (MemoryProvider provider = new FileMemoryProviderFactory().open(context)) {
             ChildJvm.signal(signals.resolve("ready"));
-            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofSeconds(60))) {
+            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofMinutes(5))) {
                 throw new IllegalStateException("the parent never said go");
             }
             for (int i = 0; i < count; i++) {

@@ -46,12 +46,12 @@ class CrossProcessTest {
 
     /** Waits until the child has its provider open, so that what follows overlaps with it. */
     private void awaitReady(Process child) throws IOException {
-        boolean ready = ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60));
+        boolean ready = ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofMinutes(5));
         assertThat(ready).as("the child opened the store; alive: %s, its output:%n%s", child.isAlive(), log()).isTrue();
     }
 
     private void awaitSuccess(Process child) throws Exception {
-        boolean exited = child.waitFor(60, TimeUnit.SECONDS);
+        boolean exited = child.waitFor(5, TimeUnit.MINUTES);
         assertThat(exited).as("the child process finished in time; its output:%n%s", log()).isTrue();
         assertThat(child.exitValue()).as("the child process succeeded; its output:%n%s", log()).isZero();
     }

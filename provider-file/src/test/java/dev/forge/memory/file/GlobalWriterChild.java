@@ -27,7 +27,7 @@ public final class GlobalWriterChild {
         Path signals = Path.of(args[4]);
         try (MemoryProvider provider = Stores.openShared(directory, project, forgeHome, Map.of())) {
             ChildJvm.signal(signals.resolve("ready-" + project));
-            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofSeconds(60))) {
+            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofMinutes(5))) {
                 throw new IllegalStateException("the parent never said go");
             }
             for (int i = 0; i < rounds; i++) {

@@ -64,7 +64,7 @@ class JournalFullTest {
             String output;
             try {
                 output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(child.waitFor(5, TimeUnit.MINUTES)).isTrue();
             } finally {
                 child.destroyForcibly();
             }

@@ -24,7 +24,7 @@ public final class LockHolder {
         try (FileChannel channel = FileChannel.open(directory.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock lock = channel.lock()) {
             ChildJvm.signal(signals.resolve("locked"));
-            if (!ChildJvm.awaitFile(signals.resolve("release"), Duration.ofSeconds(60))) {
+            if (!ChildJvm.awaitFile(signals.resolve("release"), Duration.ofMinutes(5))) {
                 System.exit(1);
             }
         }

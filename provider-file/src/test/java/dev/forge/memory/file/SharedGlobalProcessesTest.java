@@ -60,7 +60,7 @@ class SharedGlobalProcessesTest {
                     children.add(builder.start());
                 }
                 for (String project : PROJECTS) {
-                    assertThat(ChildJvm.awaitFile(signals.resolve("ready-" + project), Duration.ofSeconds(60)))
+                    assertThat(ChildJvm.awaitFile(signals.resolve("ready-" + project), Duration.ofMinutes(5)))
                             .as("%s opened its stores; its output:%n%s", project, log(project)).isTrue();
                 }
                 ChildJvm.signal(signals.resolve("go"));
@@ -76,7 +76,7 @@ class SharedGlobalProcessesTest {
                 }
                 for (int i = 0; i < children.size(); i++) {
                     Process child = children.get(i);
-                    assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                    assertThat(child.waitFor(5, TimeUnit.MINUTES)).isTrue();
                     assertThat(child.exitValue()).as("%s succeeded; its output:%n%s", PROJECTS.get(i), log(PROJECTS.get(i))).isZero();
                 }
             } finally {

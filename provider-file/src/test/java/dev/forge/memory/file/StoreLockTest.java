@@ -94,7 +94,7 @@ class StoreLockTest {
             builder.redirectOutput(signals.resolve("holder.log").toFile());
             Process holder = builder.start();
             try {
-                assertThat(ChildJvm.awaitFile(signals.resolve("locked"), Duration.ofSeconds(30)))
+                assertThat(ChildJvm.awaitFile(signals.resolve("locked"), Duration.ofMinutes(5)))
                         .as("the other process locked the new .lock").isTrue();
 
                 FutureTask<MemoryEntry> write = new FutureTask<>(() -> provider.set("after", "in the new directory", Scope.PROJECT));
@@ -104,7 +104,7 @@ class StoreLockTest {
 
                 ChildJvm.signal(signals.resolve("release"));
                 assertThat(write.get(10, TimeUnit.MINUTES).version()).isEqualTo(1);
-                assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(holder.waitFor(5, TimeUnit.MINUTES)).isTrue();
                 assertThat(holder.exitValue()).isZero();
             } finally {
                 holder.destroyForcibly();

@@ -22,10 +22,11 @@ class GraphConformanceTest extends MemoryProviderConformance {
     }
 
     static Map<String, Object> config(ProviderContext context) {
-        TestNeo4j.Server server = TestNeo4j.server();
         // One store per forge home, as one user's projects share one database: each test has a forge home of its own.
         String store = UUID.nameUUIDFromBytes(context.forgeHome().toString().getBytes(StandardCharsets.UTF_8)).toString();
-        return Map.of("url", server.uri().toString(), "username", server.username(), "password", server.password(),
-                "store", store, "embedding", Map.of("model", "hashing"), "query_timeout", TestNeo4j.QUERY_TIMEOUT);
+        Map<String, Object> config = TestNeo4j.connection();
+        config.put("store", store);
+        config.put("embedding", Map.of("model", "hashing"));
+        return config;
     }
 }

@@ -13,7 +13,6 @@ import dev.forge.memory.conformance.EmbeddingService;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -37,11 +36,7 @@ class GraphEmbeddingSecretsTest extends EmbeddingSecretsContract {
 
     @Override
     protected Map<String, Object> config(Path base, Map<String, Object> embedding) {
-        TestNeo4j.Server server = TestNeo4j.server();
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("url", server.uri().toString());
-        config.put("username", server.username());
-        config.put("password", server.password());
+        Map<String, Object> config = TestNeo4j.connection();
         config.put("store", store(base));
         config.put("embedding", embedding);
         return config;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,9 +37,8 @@ class GraphEmbeddingTest {
     }
 
     private MemoryProvider open(String store, Map<String, Object> embedding) {
-        TestNeo4j.Server server = TestNeo4j.server();
-        Map<String, Object> config = new HashMap<>(Map.of("url", server.uri().toString(), "username", server.username(),
-                "password", server.password(), "store", store));
+        Map<String, Object> config = TestNeo4j.connection();
+        config.put("store", store);
         if (embedding != null) {
             config.put("embedding", embedding);
         }

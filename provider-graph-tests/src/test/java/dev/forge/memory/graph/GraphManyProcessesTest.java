@@ -20,9 +20,9 @@ class GraphManyProcessesTest extends ManyProcessesKit {
 
     @Override
     protected Map<String, ?> config(Path store) {
-        TestNeo4j.Server server = TestNeo4j.server();
-        return Map.of("url", server.uri().toString(), "username", server.username(), "password", server.password(),
-                "store", UUID.nameUUIDFromBytes(store.toString().getBytes(StandardCharsets.UTF_8)).toString());
+        Map<String, Object> config = TestNeo4j.connection();
+        config.put("store", UUID.nameUUIDFromBytes(store.toString().getBytes(StandardCharsets.UTF_8)).toString());
+        return config;
     }
 
     @Override

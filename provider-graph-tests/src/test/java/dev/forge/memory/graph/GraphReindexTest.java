@@ -138,9 +138,8 @@ class GraphReindexTest {
     }
 
     private MemoryProvider open(String project, Map<String, Object> embedding, boolean forReindex) {
-        TestNeo4j.Server server = TestNeo4j.server();
-        Map<String, Object> config = new HashMap<>(Map.of("url", server.uri().toString(), "username", server.username(),
-                "password", server.password(), "store", store, "query_timeout", TestNeo4j.QUERY_TIMEOUT));
+        Map<String, Object> config = TestNeo4j.connection();
+        config.put("store", store);
         if (embedding != null) {
             config.put("embedding", embedding);
         }

@@ -2,6 +2,8 @@ package dev.forge.memory.graph;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
@@ -12,6 +14,7 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.neo4j.Neo4jContainer;
 
 import dev.forge.memory.graph.internal.Drivers;
+import dev.forge.memory.support.TimeSpan;
 
 /**
  * The one Neo4j server the tests of this JVM share, started on first use and stopped at JVM exit. In order of
@@ -26,6 +29,13 @@ public final class TestNeo4j {
      */
     public static final String QUERY_TIMEOUT = "10m";
 
+    /**
+     * The {@code connect_timeout} tests give the graph provider, which also bounds the wait for a pooled connection:
+     * the default 5 s is a user's quick answer that the server is down, and a busy machine made a test that waits for a
+     * connection from a live server fail with it ("Unable to acquire connection from the pool within 5000ms").
+     */
+    public static final String CONNECT_TIMEOUT = "2m";
+
     /** The image a container runs: the same release line as the harness. */
     public static final String IMAGE = "neo4j:5.26";
 
@@ -37,6 +47,21 @@ public final class TestNeo4j {
     private static Runnable stop = () -> { };
 
     private TestNeo4j() {
+    }
+
+    /**
+     * The settings that reach the shared server, as a graph provider's config block holds them (url, login,
+     * {@link #QUERY_TIMEOUT}, {@link #CONNECT_TIMEOUT}), in a new mutable map to add a store and the rest to.
+     */
+    public static Map<String, Object> connection() {
+        Server server = server();
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("url", server.uri().toString());
+        settings.put("username", server.username());
+        settings.put("password", server.password());
+        settings.put("query_timeout", QUERY_TIMEOUT);
+        settings.put("connect_timeout", CONNECT_TIMEOUT);
+        return settings;
     }
 
     /** The shared server, started on first call. */
@@ -56,7 +81,7 @@ public final class TestNeo4j {
         Server started = startServer();
         GraphConfig defaults = GraphConfig.defaults();
         Drivers.Shared kept = Drivers.acquire(GraphMemoryProvider.driverSettings(new GraphConfig(started.uri().toString(),
-                started.username(), started.password(), defaults.database(), defaults.poolSize(), defaults.connectTimeout(),
+                started.username(), started.password(), defaults.database(), defaults.poolSize(), TimeSpan.parse(CONNECT_TIMEOUT),
                 defaults.queryTimeout(), defaults.store(), defaults.retryTime())));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             kept.release();

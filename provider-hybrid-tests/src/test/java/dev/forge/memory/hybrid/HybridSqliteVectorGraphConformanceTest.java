@@ -36,10 +36,11 @@ class HybridSqliteVectorGraphConformanceTest {
 
     /** The graph child on the shared server, in a store of its own per test directory. */
     static Map<String, Object> graph(ProviderContext context) {
-        TestNeo4j.Server server = TestNeo4j.server();
         String store = UUID.nameUUIDFromBytes(context.baseDirectory().toString().getBytes(StandardCharsets.UTF_8)).toString();
-        return Map.of("provider", "graph", "url", server.uri().toString(), "username", server.username(),
-                "password", server.password(), "store", store, "query_timeout", TestNeo4j.QUERY_TIMEOUT);
+        Map<String, Object> config = TestNeo4j.connection();
+        config.put("provider", "graph");
+        config.put("store", store);
+        return config;
     }
 
     @Nested

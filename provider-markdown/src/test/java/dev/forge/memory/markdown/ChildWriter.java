@@ -30,7 +30,7 @@ public final class ChildWriter {
         try (MarkdownMemoryProvider provider = MarkdownMemoryProvider.open(Stores.context(base, "child-session"),
                 new MarkdownConfig(null, null, null, false, null, git, null))) {
             ChildJvm.signal(signals.resolve("ready"));
-            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofSeconds(60))) {
+            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofMinutes(5))) {
                 throw new IllegalStateException("the parent never said go");
             }
             for (int i = 0; i < count; i++) {

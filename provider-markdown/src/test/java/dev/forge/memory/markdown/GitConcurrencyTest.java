@@ -102,14 +102,14 @@ class GitConcurrencyTest {
         try (MarkdownMemoryProvider provider = open("parent")) {
             Process child = builder.start();
             try {
-                assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60)))
+                assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofMinutes(5)))
                         .as("the child opened its provider; its output:%n%s", childLog()).isTrue();
                 ChildJvm.signal(signals.resolve("go"));
                 for (int i = 0; i < WRITES; i++) {
                     provider.set(KEY, "parent " + i, Scope.PROJECT);
                     Thread.sleep(1); // an OS file lock is not fair: let a waiting child in
                 }
-                assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("the child finished; its output:%n%s", childLog()).isTrue();
+                assertThat(child.waitFor(5, TimeUnit.MINUTES)).as("the child finished; its output:%n%s", childLog()).isTrue();
                 assertThat(child.exitValue()).as("the child succeeded; its output:%n%s", childLog()).isZero();
             } finally {
                 child.destroyForcibly();
@@ -127,7 +127,7 @@ class GitConcurrencyTest {
 
     private static void write(MarkdownMemoryProvider provider, String prefix, CyclicBarrier start) {
         try {
-            start.await(30, TimeUnit.SECONDS);
+            start.await(5, TimeUnit.MINUTES);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

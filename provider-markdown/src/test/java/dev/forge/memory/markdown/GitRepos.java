@@ -187,7 +187,7 @@ final class GitRepos {
         try {
             Process process = new ProcessBuilder("git", "--version").redirectErrorStream(true).start();
             process.getInputStream().readAllBytes();
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+            return process.waitFor(5, TimeUnit.MINUTES) && process.exitValue() == 0;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -204,7 +204,7 @@ final class GitRepos {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            if (!process.waitFor(5, TimeUnit.MINUTES) || process.exitValue() != 0) {
                 throw new AssertionError("git " + String.join(" ", arguments) + " failed: " + output);
             }
             return output;

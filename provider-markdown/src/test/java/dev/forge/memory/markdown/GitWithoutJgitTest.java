@@ -33,7 +33,7 @@ class GitWithoutJgitTest {
 
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.waitFor(5, TimeUnit.MINUTES)).isTrue();
         assertThat(child.exitValue()).as("the child's output:%n%s", output).isZero();
 
         assertThat(output).contains("read: written without JGit");

@@ -284,13 +284,13 @@ class RestoreTest {
             builder.redirectOutput(signals.resolve("child.log").toFile());
             Process child = builder.start();
             try {
-                assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60)))
+                assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofMinutes(5)))
                         .as("the child restored once; its output:%n%s", Stores.read(signals.resolve("child.log")))
                         .isTrue();
                 Thread.sleep(ThreadLocalRandom.current().nextInt(20, 400));
             } finally {
                 child.destroyForcibly();
-                assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(child.waitFor(5, TimeUnit.MINUTES)).isTrue();
             }
 
             try (MarkdownMemoryProvider fresh = open()) {

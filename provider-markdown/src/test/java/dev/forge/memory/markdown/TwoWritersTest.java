@@ -168,7 +168,7 @@ class TwoWritersTest {
 
     private static void await(CyclicBarrier barrier) {
         try {
-            barrier.await(30, TimeUnit.SECONDS);
+            barrier.await(5, TimeUnit.MINUTES);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -192,7 +192,7 @@ class TwoWritersTest {
             Process child = builder.start();
             int parentWrites = 0;
             try {
-                assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60)))
+                assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofMinutes(5)))
                         .as("the child opened its provider; alive: %s, its output:%n%s", child.isAlive(), log()).isTrue();
                 ChildJvm.signal(signals.resolve("go"));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -202,7 +202,7 @@ class TwoWritersTest {
                     // Let a waiting child in: an OS file lock is not fair, a release and a re-lock can starve it.
                     Thread.sleep(1);
                 }
-                assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child finished; its output:%n%s", log()).isTrue();
+                assertThat(child.waitFor(5, TimeUnit.MINUTES)).as("the child finished; its output:%n%s", log()).isTrue();
                 assertThat(child.exitValue()).as("the child succeeded; its output:%n%s", log()).isZero();
             } finally {
                 child.destroyForcibly();

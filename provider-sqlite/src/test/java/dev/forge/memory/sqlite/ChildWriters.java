@@ -26,7 +26,7 @@ final class ChildWriters {
         builder.redirectOutput(signals.resolve("child.log").toFile());
         Process child = builder.start();
         try {
-            assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofSeconds(60)))
+            assertThat(ChildJvm.awaitFile(signals.resolve("ready"), Duration.ofMinutes(5)))
                     .as("the child opened the database; its output:%n%s", log(signals)).isTrue();
         } catch (AssertionError | RuntimeException e) {
             child.destroyForcibly();
@@ -38,7 +38,7 @@ final class ChildWriters {
 
     /** Waits for {@code child} to end and checks that it succeeded, showing its output otherwise. */
     static void awaitSuccess(Process child, Path signals) throws IOException, InterruptedException {
-        assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child finished; its output:%n%s", log(signals)).isTrue();
+        assertThat(child.waitFor(5, TimeUnit.MINUTES)).as("the child finished; its output:%n%s", log(signals)).isTrue();
         assertThat(child.exitValue()).as("the child succeeded; its output:%n%s", log(signals)).isZero();
     }
 

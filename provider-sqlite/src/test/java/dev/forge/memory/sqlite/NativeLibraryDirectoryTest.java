@@ -43,7 +43,7 @@ class NativeLibraryDirectoryTest {
         Process process = new ProcessBuilder(ChildJvm.command(List.of(jvmOptions), SqliteNativeLibraryChild.class,
                 store.toString())).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the child ended").isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("the child ended").isTrue();
         return new Child(process.exitValue(), output);
     }
 

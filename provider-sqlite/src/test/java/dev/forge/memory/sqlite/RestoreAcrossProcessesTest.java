@@ -62,13 +62,13 @@ class RestoreAcrossProcessesTest {
                     Integer.toString(KEYS), signals.toString()))
                     .redirectErrorStream(true).redirectOutput(signals.resolve("child.log").toFile()).start();
             try {
-                assertThat(ChildJvm.awaitFile(signals.resolve("started"), Duration.ofSeconds(90)))
+                assertThat(ChildJvm.awaitFile(signals.resolve("started"), Duration.ofMinutes(5)))
                         .as("the child restored two passes; its output:%n%s", log()).isTrue();
                 Thread.sleep(ThreadLocalRandom.current().nextInt(5, 60));
                 assertThat(child.isAlive()).as("the child was still restoring; its output:%n%s", log()).isTrue();
             } finally {
                 child.destroyForcibly();
-                child.waitFor(30, TimeUnit.SECONDS);
+                child.waitFor(5, TimeUnit.MINUTES);
             }
 
             int alphas = 0;

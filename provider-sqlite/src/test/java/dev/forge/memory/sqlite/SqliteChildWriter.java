@@ -30,7 +30,7 @@ public final class SqliteChildWriter {
         try (MemoryProvider provider = new SqliteMemoryProviderFactory().open(
                 Stores.context(directory, java.util.Map.of()).toBuilder().sessionId("child-session").build())) {
             ChildJvm.signal(signals.resolve("ready"));
-            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofSeconds(60))) {
+            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofMinutes(5))) {
                 throw new IllegalStateException("the parent never said go");
             }
             for (int i = 0; i < count; i++) {

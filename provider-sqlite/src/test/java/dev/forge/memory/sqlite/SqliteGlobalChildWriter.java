@@ -30,7 +30,7 @@ public final class SqliteGlobalChildWriter {
                 .config(ProviderConfig.of(Map.of("busy_timeout", "60s"), "test", "memory.config")).build();
         try (MemoryProvider provider = new SqliteMemoryProviderFactory().open(context)) {
             ChildJvm.signal(signals.resolve("ready"));
-            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofSeconds(60))) {
+            if (!ChildJvm.awaitFile(signals.resolve("go"), Duration.ofMinutes(5))) {
                 throw new IllegalStateException("the parent never said go");
             }
             for (int i = 0; i < count; i++) {

@@ -118,7 +118,7 @@ class VectorLifecycleTest {
     private int runChild(Path report) throws Exception {
         Process child = new ProcessBuilder(ChildJvm.command(List.of("-Xmx128m"), VectorChildOpener.class, base.toString(), report.toString()))
                 .redirectErrorStream(true).redirectOutput(base.resolve("child-output.txt").toFile()).start();
-        assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child finished").isTrue();
+        assertThat(child.waitFor(5, TimeUnit.MINUTES)).as("child finished").isTrue();
         return child.exitValue();
     }
 

@@ -159,12 +159,12 @@ class VectorRestoreTest {
                 base.toString(), ready.toString()))
                 .redirectErrorStream(true).redirectOutput(base.resolve("child-output.txt").toFile()).start();
         try {
-            assertThat(ChildJvm.awaitFile(ready, Duration.ofSeconds(60))).as("the child restored a few times").isTrue();
+            assertThat(ChildJvm.awaitFile(ready, Duration.ofMinutes(5))).as("the child restored a few times").isTrue();
             // a SIGKILL at some point of the restore loop: mid update, mid commit or between two restores
             Thread.sleep(150);
         } finally {
             child.destroyForcibly();
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child is gone").isTrue();
+            assertThat(child.waitFor(5, TimeUnit.MINUTES)).as("the child is gone").isTrue();
         }
 
         try (VectorMemoryProvider provider = VectorStores.open(base, "p", Map.of())) {

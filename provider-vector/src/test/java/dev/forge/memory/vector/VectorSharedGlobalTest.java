@@ -82,7 +82,7 @@ class VectorSharedGlobalTest {
             Process child = new ProcessBuilder(dev.forge.memory.conformance.ChildJvm.command(List.of("-Xmx128m"),
                     VectorChildOpener.class, directory.toString(), report.toString(), "one-index"))
                     .redirectErrorStream(true).redirectOutput(base.resolve("child-output.txt").toFile()).start();
-            assertThat(child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).as("child finished").isTrue();
+            assertThat(child.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)).as("child finished").isTrue();
             assertThat(child.exitValue()).as(Files.readString(base.resolve("child-output.txt"))).isZero();
             assertThat(Files.readString(report)).isEqualTo("opened true");
         }

@@ -47,7 +47,7 @@ final class VectorStores {
                 futures.add(pool.submit(() -> write.accept(n)));
             }
             for (java.util.concurrent.Future<?> future : futures) {
-                future.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                future.get(5, java.util.concurrent.TimeUnit.MINUTES);
             }
         } catch (Exception e) {
             throw new AssertionError(e);

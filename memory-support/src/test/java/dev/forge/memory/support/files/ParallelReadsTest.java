@@ -52,7 +52,7 @@ class ParallelReadsTest {
 
     private static void await(CountDownLatch latch) {
         try {
-            assertThat(latch.await(60, TimeUnit.SECONDS)).as("another thread read a file").isTrue();
+            assertThat(latch.await(5, TimeUnit.MINUTES)).as("another thread read a file").isTrue();
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
