@@ -202,12 +202,14 @@ class MigrationTest {
         }
         try (SqliteMemoryProvider provider = Stores.open(directory)) {
             assertThat(provider.search(SearchRequest.keyword("deployed"))).singleElement()
-                    .satisfies(hit -> assertThat(hit.score()).isCloseTo(-bm25(provider, "deployed") / best(3, 1), within(1e-12)));
+                    .satisfies(hit -> assertThat(hit.score())
+                            .isCloseTo(-bm25(provider, "deployed") / SearchTest.best(3, 1), within(1e-12)));
             provider.set("style", "Spaces, never tabs.", Scope.GLOBAL); // in the global database: still 3 rows here
             provider.set("plan", "Deploy on Fridays? Never.", Scope.PROJECT);
             assertThat(provider.delete("budget", Scope.PROJECT)).isTrue();
             assertThat(provider.search(SearchRequest.keyword("deployed"))).hasSize(2).first()
-                    .satisfies(hit -> assertThat(hit.score()).isCloseTo(-bm25(provider, "deployed") / best(3, 2), within(1e-12)));
+                    .satisfies(hit -> assertThat(hit.score())
+                            .isCloseTo(-bm25(provider, "deployed") / SearchTest.best(3, 2), within(1e-12)));
             assertThat(provider.doctor()).isEmpty();
         }
         assertThat(userVersion(file())).isEqualTo(Migrations.CURRENT);
@@ -224,12 +226,6 @@ class MigrationTest {
                 }
             }
         });
-    }
-
-    /** The supremum of FTS5's bm25 for one term found in {@code frequency} of {@code rows} rows: idf times k1 + 1. */
-    private static double best(int rows, int frequency) {
-        double idf = Math.log((rows - frequency + 0.5) / (frequency + 0.5));
-        return 2.2 * (idf > 0 ? idf : 1e-6);
     }
 
     @Test

@@ -136,7 +136,7 @@ class SearchTest {
      * The supremum of FTS5's bm25 for terms found in {@code frequencies} of {@code rows} rows: each term's idf (FTS5's,
      * at least 1e-6) times k1 + 1, the limit of its term-frequency factor.
      */
-    private static double best(int rows, int... frequencies) {
+    static double best(int rows, int... frequencies) {
         double sum = 0;
         for (int n : frequencies) {
             double idf = Math.log((rows - n + 0.5) / (n + 0.5));
