@@ -2,6 +2,7 @@ package dev.forge.memory.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.ConfigurationException;
@@ -185,6 +186,46 @@ class MigrationTest {
             assertThat(rows.next()).isTrue();
             assertThat(rows.getString(1)).contains("porter unicode61");
         }
+    }
+
+    @Test
+    void a_database_of_version_5_counts_its_rows_for_the_keyword_scale() throws Exception {
+        createAtVersion(5);
+        long at = Instant.parse("2026-11-01T10:00:00Z").toEpochMilli();
+        try (Connection connection = Stores.jdbc(file()); Statement statement = connection.createStatement()) {
+            // rows as version 5 wrote them; the GLOBAL row moves to the global database when the provider opens
+            statement.execute("INSERT INTO entries (id, project, session, scope, key, value, tags, metadata, created_at, updated_at, version)"
+                    + " VALUES (1, 'project-a', '', 'project', 'release', 'We deployed the billing service.', '[]', '{}', " + at + ", " + at + ", 1),"
+                    + " (2, 'project-a', '', 'project', 'notes', 'Billing notes for the quarter.', '[]', '{}', " + at + ", " + at + ", 1),"
+                    + " (3, 'project-a', '', 'project', 'budget', 'The quarterly budget review.', '[]', '{}', " + at + ", " + at + ", 1),"
+                    + " (4, '', '', 'global', 'style', 'Tabs, never spaces.', '[]', '{}', " + at + ", " + at + ", 1)");
+        }
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            assertThat(provider.search(SearchRequest.keyword("deployed"))).singleElement()
+                    .satisfies(hit -> assertThat(hit.score())
+                            .isCloseTo(-bm25(provider, "deployed") / SearchTest.best(3, 1), within(1e-12)));
+            provider.set("style", "Spaces, never tabs.", Scope.GLOBAL); // in the global database: still 3 rows here
+            provider.set("plan", "Deploy on Fridays? Never.", Scope.PROJECT);
+            assertThat(provider.delete("budget", Scope.PROJECT)).isTrue();
+            assertThat(provider.search(SearchRequest.keyword("deployed"))).hasSize(2).first()
+                    .satisfies(hit -> assertThat(hit.score())
+                            .isCloseTo(-bm25(provider, "deployed") / SearchTest.best(3, 2), within(1e-12)));
+            assertThat(provider.doctor()).isEmpty();
+        }
+        assertThat(userVersion(file())).isEqualTo(Migrations.CURRENT);
+    }
+
+    /** The best bm25() of a one-term query, straight from SQLite. */
+    private static double bm25(SqliteMemoryProvider provider, String term) {
+        return provider.database().read("read bm25", connection -> {
+            try (var statement = connection.prepareStatement("SELECT bm25(entries_fts) FROM entries_fts WHERE entries_fts MATCH ?"
+                    + " ORDER BY bm25(entries_fts) LIMIT 1")) {
+                statement.setString(1, "\"" + term + "\"");
+                try (ResultSet rows = statement.executeQuery()) {
+                    return rows.next() ? rows.getDouble(1) : 0.0;
+                }
+            }
+        });
     }
 
     @Test

@@ -118,7 +118,7 @@ class QueryPlanTest {
                 + " (project=? AND session=? AND scope=? AND <expr>=?)"));
         // and in a search, after the full-text lookup
         Statements.Bound search = Statements.search(SearchRequest.builder("text").metadata("lang", "java").build(),
-                Statements.match(List.of("text")), Stores.PROJECT, Stores.SESSION, true);
+                Statements.match(List.of("text")), List.of(Statements.match(List.of("text"))), Stores.PROJECT, Stores.SESSION, true);
         List<String> searchPlan = plan(search.sql(), search.parameters());
         assertNoFullScan(searchPlan);
         assertThat(searchPlan).anyMatch(step -> step.startsWith("SCAN entries_fts VIRTUAL TABLE"));

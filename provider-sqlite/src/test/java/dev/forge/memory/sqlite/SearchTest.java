@@ -20,7 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** FTS5 search: bm25 scores normalised into (0, 1], snippets, and user text that is never FTS syntax. */
+/** FTS5 search: bm25 scores divided by the best the query could reach, snippets, and user text that is never FTS syntax. */
 class SearchTest {
 
     @TempDir
@@ -40,7 +40,7 @@ class SearchTest {
     }
 
     @Test
-    void scores_are_minus_bm25_over_one_minus_bm25_in_bm25_order() {
+    void scores_are_bm25_over_the_best_score_the_query_could_reach_in_bm25_order() {
         try (SqliteMemoryProvider provider = Stores.open(directory)) {
             provider.set("full", "orbit lander thruster checked before launch", Scope.PROJECT);
             provider.set("two", "orbit lander orbit lander telemetry archived", Scope.PROJECT);
@@ -48,38 +48,101 @@ class SearchTest {
             provider.set("other", "quarterly budget review notes for finance", Scope.PROJECT);
             List<Hit> hits = provider.search(SearchRequest.keyword("orbit lander thruster"));
 
-            // bm25() of the same rows, straight from SQLite
-            List<Double> bm25 = provider.database().read("read bm25", connection -> {
-                List<Double> values = new ArrayList<>();
-                try (PreparedStatement statement = connection.prepareStatement("SELECT bm25(entries_fts) FROM entries_fts"
-                        + " WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts)")) {
-                    statement.setString(1, Statements.match(List.of("orbit", "lander", "thruster")));
-                    try (ResultSet rows = statement.executeQuery()) {
-                        while (rows.next()) {
-                            values.add(rows.getDouble(1));
-                        }
-                    }
-                }
-                return values;
-            });
+            List<Double> bm25 = bm25(provider, Statements.match(List.of("orbit", "lander", "thruster")));
             assertThat(bm25).hasSize(3).allSatisfy(value -> assertThat(value).isNegative());
             assertThat(hits).extracting(h -> h.entry().key()).containsExactly("full", "two", "one");
+            // 4 entries; orbit is in 3 of them, lander in 2, thruster in 1
+            double best = best(4, 3, 2, 1);
             for (int i = 0; i < hits.size(); i++) {
-                double b = bm25.get(i);
-                assertThat(hits.get(i).score()).isCloseTo(-b / (1 - b), within(1e-12));
-                assertThat(hits.get(i).score()).isGreaterThan(0.0).isLessThan(1.0);
+                assertThat(hits.get(i).score()).isCloseTo(-bm25.get(i) / best, within(1e-12));
+                assertThat(hits.get(i).score()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
             }
         }
     }
 
     @Test
-    void the_score_function_maps_bm25_onto_the_unit_interval_keeping_its_order() {
-        assertThat(SqliteStore.score(-1.0)).isEqualTo(0.5);
-        assertThat(SqliteStore.score(-3.0)).isEqualTo(0.75);
-        assertThat(SqliteStore.score(-1e-6)).isGreaterThan(0.0);
-        assertThat(SqliteStore.score(0.0)).as("never 0: a Hit's score is in (0, 1]").isGreaterThan(0.0);
-        assertThat(SqliteStore.score(-1e300)).isLessThanOrEqualTo(1.0);
-        assertThat(SqliteStore.score(-2.0)).isGreaterThan(SqliteStore.score(-1.9));
+    void a_rare_term_repeated_in_a_short_entry_scores_near_the_top_of_the_scale() {
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            provider.set("best", "thruster thruster thruster thruster thruster thruster thruster thruster", Scope.PROJECT);
+            provider.set("once", "a thruster was checked before the launch of the second stage", Scope.PROJECT);
+            for (int i = 0; i < 6; i++) {
+                provider.set("other-" + i, "quarterly budget review notes for finance, meeting " + i, Scope.PROJECT);
+            }
+            List<Hit> hits = provider.search(SearchRequest.keyword("thruster"));
+            assertThat(hits).extracting(h -> h.entry().key()).containsExactly("best", "once");
+            // linear in bm25: the top hit is not squeezed towards the others, as -bm25 / (1 - bm25) would
+            assertThat(hits.get(0).score()).isGreaterThan(0.8).isLessThanOrEqualTo(1.0);
+            assertThat(hits.get(0).score() / hits.get(1).score()).isGreaterThan(1.5);
+        }
+    }
+
+    @Test
+    void document_frequencies_count_only_the_columns_searched() {
+        try (SqliteMemoryProvider provider = Stores.open(directory, Map.of("search_fields", List.of("tags")))) {
+            for (int i = 0; i < 5; i++) {
+                provider.set("orbit-" + i, "telemetry archived for pass " + i, Scope.PROJECT);
+            }
+            provider.set("burn", "the orbit insertion burn is planned", Scope.PROJECT);
+            List<Hit> hits = provider.search(SearchRequest.keyword("orbit"));
+            assertThat(hits).extracting(h -> h.entry().key()).containsExactly("burn");
+            List<Double> bm25 = bm25(provider, "{value search_text tags} : (" + Statements.match(List.of("orbit")) + ")");
+            // 6 entries; orbit is in the keys of 5, but in the searched columns of 1
+            assertThat(hits.get(0).score()).isCloseTo(-bm25.get(0) / best(6, 1), within(1e-12));
+        }
+    }
+
+    @Test
+    void the_threshold_is_a_share_of_the_best_score_the_query_could_reach() {
+        try (SqliteMemoryProvider provider = Stores.open(directory)) {
+            provider.set("full", "orbit lander thruster checked before launch", Scope.PROJECT);
+            provider.set("one", "orbit insertion burn planned next month", Scope.PROJECT);
+            provider.set("other", "quarterly budget review notes for finance", Scope.PROJECT);
+            List<Hit> all = provider.search(SearchRequest.keyword("lander thruster"));
+            assertThat(all).extracting(h -> h.entry().key()).containsExactly("full");
+            double score = all.get(0).score();
+            assertThat(provider.search(SearchRequest.builder("lander thruster").threshold(score).build())).hasSize(1);
+            assertThat(provider.search(SearchRequest.builder("lander thruster").threshold(Math.nextUp(score)).build())).isEmpty();
+        }
+    }
+
+    @Test
+    void the_score_function_is_linear_in_bm25_within_the_unit_interval() {
+        assertThat(SqliteStore.score(-1.1, 2.2)).isEqualTo(0.5);
+        assertThat(SqliteStore.score(-2.2, 2.2)).isEqualTo(1.0);
+        assertThat(SqliteStore.score(-3.0, 2.2)).as("past the bound (a racing write): still at most 1").isEqualTo(1.0);
+        assertThat(SqliteStore.score(-1e-6, 2.2)).isGreaterThan(0.0);
+        assertThat(SqliteStore.score(0.0, 2.2)).as("never 0: a Hit's score is in (0, 1]").isGreaterThan(0.0);
+        assertThat(SqliteStore.score(-2.0, 2.2)).isGreaterThan(SqliteStore.score(-1.9, 2.2));
+    }
+
+    /** bm25() of the rows {@code match} finds, best first, straight from SQLite. */
+    private static List<Double> bm25(SqliteMemoryProvider provider, String match) {
+        return provider.database().read("read bm25", connection -> {
+            List<Double> values = new ArrayList<>();
+            try (PreparedStatement statement = connection.prepareStatement("SELECT bm25(entries_fts) FROM entries_fts"
+                    + " WHERE entries_fts MATCH ? ORDER BY bm25(entries_fts)")) {
+                statement.setString(1, match);
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        values.add(rows.getDouble(1));
+                    }
+                }
+            }
+            return values;
+        });
+    }
+
+    /**
+     * The supremum of FTS5's bm25 for terms found in {@code frequencies} of {@code rows} rows: each term's idf (FTS5's,
+     * at least 1e-6) times k1 + 1, the limit of its term-frequency factor.
+     */
+    static double best(int rows, int... frequencies) {
+        double sum = 0;
+        for (int n : frequencies) {
+            double idf = Math.log((rows - n + 0.5) / (n + 0.5));
+            sum += idf > 0 ? idf : 1e-6;
+        }
+        return 2.2 * sum;
     }
 
     @Test

@@ -65,12 +65,15 @@ class SharedGlobalStoreTest {
     }
 
     /**
-     * Makes the project file what the last release left: schema version 2, no links table, no search_text column (the
+     * Makes the project file what the last release left: schema version 2, no links table, no search_text column, no entry_count (the
      * keyword index and its triggers are left for step 4 to replace: their bodies do not matter, only their names).
      */
     private void downgradeToLastRelease() throws SQLException {
         try (Connection connection = Stores.jdbc(projectFile()); Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE links");
+            statement.execute("DROP TRIGGER entry_count_insert");
+            statement.execute("DROP TRIGGER entry_count_delete");
+            statement.execute("DROP TABLE entry_count");
             for (String trigger : List.of("entries_fts_insert", "entries_fts_delete", "entries_fts_update")) {
                 statement.execute("DROP TRIGGER " + trigger);
             }

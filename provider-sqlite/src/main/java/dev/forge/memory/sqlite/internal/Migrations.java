@@ -184,8 +184,25 @@ public final class Migrations {
             END""",
             "INSERT INTO entries_fts (entries_fts) VALUES ('rebuild')");
 
+    /**
+     * Step 6: the number of entries in the file, kept by triggers, which is the row count FTS5's {@code bm25()} weighs
+     * terms by (its index holds every entry): a keyword score divides {@code bm25()} by the best score the query could
+     * reach, whose idfs need it, and counting the entries at each search would read the whole table.
+     */
+    static final List<String> V6_ENTRY_COUNT = List.of(
+            "CREATE TABLE entry_count (id INTEGER PRIMARY KEY CHECK (id = 1), entries INTEGER NOT NULL)",
+            "INSERT INTO entry_count (id, entries) SELECT 1, count(*) FROM entries",
+            """
+            CREATE TRIGGER entry_count_insert AFTER INSERT ON entries BEGIN
+              UPDATE entry_count SET entries = entries + 1 WHERE id = 1;
+            END""",
+            """
+            CREATE TRIGGER entry_count_delete AFTER DELETE ON entries BEGIN
+              UPDATE entry_count SET entries = entries - 1 WHERE id = 1;
+            END""");
+
     private static final List<List<String>> STEPS = List.of(V1_CORE_TABLES, V2_KEYWORD_SEARCH, V3_LINKS,
-            V4_STEMMED_KEYWORD_SEARCH, V5_SEARCH_FIELDS);
+            V4_STEMMED_KEYWORD_SEARCH, V5_SEARCH_FIELDS, V6_ENTRY_COUNT);
 
     /** The schema version this code writes and reads. */
     public static final int CURRENT = STEPS.size();

@@ -135,8 +135,8 @@ public final class ScopedStores implements EntryStore {
 
     /**
      * Keyword search on each store for the scopes it holds, merged by score (ties by key, then scope) and cut to the
-     * limit. Each file's {@code bm25()} weighs terms by that file's own statistics; both are mapped to scores by the
-     * same formula ({@link SqliteStore#score}).
+     * limit. Each file's {@code bm25()} weighs terms by that file's own statistics and is divided by the best score
+     * the query could reach in that file ({@link SqliteStore#score}).
      */
     public List<SqliteStore.Found> search(SearchRequest request, boolean snippets) {
         Set<Scope> local = localScopes(request.scopes());

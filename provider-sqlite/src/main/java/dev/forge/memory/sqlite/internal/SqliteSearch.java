@@ -39,28 +39,34 @@ final class SqliteSearch {
             return List.of();
         }
         String match = SearchTextIndex.match(text, Statements.match(terms));
+        List<String> phrases = new ArrayList<>(terms.size());
+        for (String term : terms) {
+            phrases.add(SearchTextIndex.match(text, Statements.match(List.of(term))));
+        }
         long window = (long) request.limit() + TIE_WINDOW;
-        Optional<Statements.Bound> limited = Statements.searchLimited(request, match, project, session, snippets, window);
+        Optional<Statements.Bound> limited = Statements.searchLimited(request, match, phrases, project, session, snippets,
+                window);
         if (limited.isPresent()) {
-            Optional<List<SqliteStore.Found>> found = search(limited.get(), request, snippets, window);
+            Optional<List<SqliteStore.Found>> found = search(limited.get(), request, snippets, phrases.size(), window);
             if (found.isPresent()) {
                 return found.get();
             }
         }
-        return search(Statements.search(request, match, project, session, snippets), request, snippets, Long.MAX_VALUE)
-                .orElseThrow();
+        return search(Statements.search(request, match, phrases, project, session, snippets), request, snippets,
+                phrases.size(), Long.MAX_VALUE).orElseThrow();
     }
 
     /** How many rows past the limit a search with a {@code LIMIT} reads, for hits tied with the last one. */
     static final int TIE_WINDOW = 64;
 
     /** The hits of {@code sql}, or empty when it gave all its {@code window} rows while they were still tied. */
-    private Optional<List<SqliteStore.Found>> search(Statements.Bound sql, SearchRequest request, boolean snippets, long window) {
+    private Optional<List<SqliteStore.Found>> search(Statements.Bound sql, SearchRequest request, boolean snippets,
+            int phrases, long window) {
         return database.read("search for '" + abbreviateText(request.text()) + "'", connection -> {
             PreparedStatement statement = database.prepared(connection, sql.sql());
             SqliteStore.bind(statement, sql.parameters());
             try (ResultSet results = statement.executeQuery()) {
-                return rank(results, request, snippets, window);
+                return rank(results, request, snippets, phrases, window);
             }
         });
     }
@@ -69,17 +75,21 @@ final class SqliteSearch {
      * The best {@code request.limit()} hits of {@code results}, rows of {@link Statements#search}, best first; empty
      * when the {@code window} rows of a limited statement ran out while the rows were still tied with the last hit.
      */
-    private Optional<List<SqliteStore.Found>> rank(ResultSet results, SearchRequest request, boolean snippets, long window)
-            throws SQLException {
+    private Optional<List<SqliteStore.Found>> rank(ResultSet results, SearchRequest request, boolean snippets, int phrases,
+            long window) throws SQLException {
         int limit = request.limit();
         List<SqliteStore.Found> hits = new ArrayList<>();
         double previous = 1.0;
         long rows = 0;
         boolean cut = false;
+        double best = 1.0;
         while (results.next()) {
             rows++;
+            if (rows == 1) {
+                best = best(results, Statements.searchStatisticsColumn(snippets), phrases);
+            }
             // Rows come best first; keeping the scores from rising by a rounding step keeps the cut exact.
-            double score = Math.min(previous, score(results.getDouble(Statements.SEARCH_BM25_COLUMN)));
+            double score = Math.min(previous, score(results.getDouble(Statements.SEARCH_BM25_COLUMN), best));
             previous = score;
             if (score < request.threshold()) {
                 cut = true;
@@ -128,10 +138,35 @@ final class SqliteSearch {
         return scope != null && Statements.scopeRank(scope) < entry.scope().ordinal();
     }
 
-    /** The score of a {@code bm25()} value: {@code -bm25 / (1 - bm25)}, in (0, 1), higher is better. */
-    static double score(double bm25) {
-        double relevance = Math.max(0.0, -bm25);
-        double score = relevance / (1.0 + relevance);
+    /** FTS5's {@code bm25()} constant k1 (its b, 0.75, does not bound the score). */
+    private static final double K1 = 1.2;
+    /** The idf FTS5 gives a phrase in more than half the rows, where the textbook formula is 0 or below. */
+    private static final double LEAST_IDF = 1e-6;
+
+    /**
+     * The best {@code bm25()} the phrases could reach, from the statistics of the row at {@code results}: FTS5 sums
+     * per phrase its idf, {@code ln((N - n + 0.5) / (n + 0.5))} but at least 1e-6 (N the rows of the index, n the rows
+     * the phrase matches), times a term-frequency factor {@code f (k1 + 1) / (f + k1 (1 - b + b |D| / avgdl))} that
+     * grows towards {@code k1 + 1} with the frequency f. The sum of the idfs times {@code k1 + 1} bounds it, as the sum
+     * of the idfs bounds Lucene's BM25 (whose factor has no {@code k1 + 1}) in the {@code vector} provider.
+     */
+    private static double best(ResultSet results, int column, int phrases) throws SQLException {
+        double rows = results.getLong(column);
+        double sum = 0;
+        for (int i = 1; i <= phrases; i++) {
+            double matched = results.getLong(column + i);
+            double idf = Math.log((rows - matched + 0.5) / (matched + 0.5));
+            sum += idf > 0 ? idf : LEAST_IDF;
+        }
+        return (K1 + 1) * sum;
+    }
+
+    /**
+     * The score of a {@code bm25()} value (negative, lower is better) on the scale of the {@code best} the query could
+     * reach: {@code -bm25 / best}, in (0, 1], higher is better, linear in {@code bm25()}.
+     */
+    static double score(double bm25, double best) {
+        double score = Math.max(0.0, -bm25) / best;
         return score > 0.0 ? Math.min(score, 1.0) : Double.MIN_VALUE;
     }
 

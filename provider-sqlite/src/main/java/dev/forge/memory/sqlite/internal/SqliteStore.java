@@ -491,9 +491,10 @@ public final class SqliteStore implements EntryStore {
     }
 
     /**
-     * Keyword search through FTS5. {@code bm25()} is negative, lower is better; a hit's score is
-     * {@code s = -bm25 / (1 - bm25)}, which maps (-inf, 0) onto (0, 1) keeping the order: scores compare within one
-     * result list, and a threshold keeps its meaning whatever the limit. Ties go by key, then scope.
+     * Keyword search through FTS5. {@code bm25()} is negative, lower is better; a hit's score is {@code -bm25} divided by
+     * the best {@code bm25()} the query could reach in this file (as the {@code vector} provider scales Lucene's BM25),
+     * in (0, 1] keeping the order: scores compare within one result list, and a threshold is a share of that best
+     * whatever the limit. Ties go by key, then scope.
      *
      * <p>The SQL orders by {@code bm25()}, then key, then scope, and is read until the scores fall below the last hit
      * kept. Two rows whose {@code bm25()} differ by a rounding step can share a score, and then the key decides, so every
@@ -506,9 +507,12 @@ public final class SqliteStore implements EntryStore {
         return new SqliteSearch(this, database, text, project, session).search(request, snippets);
     }
 
-    /** The score of a {@code bm25()} value: {@code -bm25 / (1 - bm25)}, in (0, 1), higher is better. */
-    public static double score(double bm25) {
-        return SqliteSearch.score(bm25);
+    /**
+     * The score of a {@code bm25()} value on the scale of the {@code best} {@code bm25()} the query could reach (as a
+     * positive number): {@code -bm25 / best}, in (0, 1], higher is better.
+     */
+    public static double score(double bm25, double best) {
+        return SqliteSearch.score(bm25, best);
     }
 
     // ------------------------------------------------------------------ history

@@ -329,14 +329,18 @@ public final class Statements {
     /**
      * A keyword search: the FTS5 index drives, {@code bm25()} ranks (negative, lower is better), then the namespaces
      * of the requested scopes and the filter narrow. With {@code snippets}, a snippet column too, its markers and
-     * length bound first.
+     * length bound first. Then the statistics of the query's scale, from {@link #searchStatisticsColumn}: the entries
+     * of the file and, per phrase, the rows it matches (constant subqueries, computed once, in the statement's own
+     * snapshot).
      *
      * @param match the FTS5 query, which the caller builds from quoted terms only
+     * @param phrases each phrase of {@code match} as an FTS5 query of its own, with the same column filter
      */
-    public static Bound search(SearchRequest request, String match, String project, String session, boolean snippets) {
+    public static Bound search(SearchRequest request, String match, List<String> phrases, String project, String session,
+            boolean snippets) {
         List<Object> parameters = new ArrayList<>();
         StringBuilder sql = new StringBuilder();
-        search(request, match, project, session, snippets, sql, parameters);
+        search(request, match, phrases, project, session, snippets, sql, parameters);
         return new Bound(sql.toString(), List.copyOf(parameters));
     }
 
@@ -345,11 +349,11 @@ public final class Statements {
      * that the API's matcher refuses would take places in the cut): then SQLite keeps only the best rows while it
      * sorts, instead of sorting every match.
      */
-    public static Optional<Bound> searchLimited(SearchRequest request, String match, String project, String session,
-            boolean snippets, long rows) {
+    public static Optional<Bound> searchLimited(SearchRequest request, String match, List<String> phrases, String project,
+            String session, boolean snippets, long rows) {
         List<Object> parameters = new ArrayList<>();
         StringBuilder sql = new StringBuilder();
-        if (!search(request, match, project, session, snippets, sql, parameters)) {
+        if (!search(request, match, phrases, project, session, snippets, sql, parameters)) {
             return Optional.empty();
         }
         sql.append(" LIMIT ?");
@@ -358,8 +362,8 @@ public final class Statements {
     }
 
     /** Writes the search's SQL and parameters; returns whether the SQL applies the whole filter. */
-    private static boolean search(SearchRequest request, String match, String project, String session, boolean snippets,
-            StringBuilder sql, List<Object> parameters) {
+    private static boolean search(SearchRequest request, String match, List<String> phrases, String project, String session,
+            boolean snippets, StringBuilder sql, List<Object> parameters) {
         sql.append("SELECT e.id, ").append(Rows.ENTRY_COLUMNS).append(", bm25(entries_fts) AS bm25_rank");
         if (snippets) {
             sql.append(", snippet(entries_fts, -1, ?, ?, ?, ?) AS snippet");
@@ -367,6 +371,11 @@ public final class Statements {
             parameters.add(SNIPPET_CLOSE);
             parameters.add(SNIPPET_ELLIPSIS);
             parameters.add(SNIPPET_TOKENS);
+        }
+        sql.append(", (SELECT entries FROM entry_count WHERE id = 1)");
+        for (String phrase : phrases) {
+            sql.append(", (SELECT count(*) FROM entries_fts WHERE entries_fts MATCH ?)");
+            parameters.add(phrase);
         }
         sql.append(" FROM entries_fts CROSS JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ?");
         parameters.add(match);
@@ -390,6 +399,14 @@ public final class Statements {
     public static final int SEARCH_BM25_COLUMN = 10;
     /** The column of the snippet in the rows of {@link #search} with snippets. */
     public static final int SEARCH_SNIPPET_COLUMN = 11;
+
+    /**
+     * The first statistics column of the rows of {@link #search}: the entries of the file, then the rows each phrase
+     * matches, one column each, in the order of the phrases.
+     */
+    public static int searchStatisticsColumn(boolean snippets) {
+        return snippets ? SEARCH_SNIPPET_COLUMN + 1 : SEARCH_SNIPPET_COLUMN;
+    }
 
     /** The rank of a stored scope id in the order of {@link Scope}, as {@link #search} orders ties. */
     public static int scopeRank(String scopeId) {
