@@ -500,7 +500,7 @@ public final class SqliteStore implements EntryStore {
      * kept. Two rows whose {@code bm25()} differ by a rounding step can share a score, and then the key decides, so every
      * row tied in score with the last hit is looked at; a tied row that cannot come before that hit (a later key) is
      * passed over without being decoded. Where the SQL applies the whole filter it first asks for the best
-     * {@code limit + }{@value #TIE_WINDOW} rows only, and again without a limit when the ties run past them.
+     * {@code limit + }{@value SqliteSearch#TIE_WINDOW} rows only, and again without a limit when the ties run past them.
      */
     public List<Found> search(SearchRequest request, boolean snippets) {
         checkOpen();
