@@ -1,11 +1,11 @@
 package dev.forge.memory.benchmarks.hybrid;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.benchmarks.BenchFiles;
 import dev.forge.memory.benchmarks.Measure;
+import dev.forge.memory.benchmarks.sqlite.SqliteData;
 import dev.forge.memory.benchmarks.vector.WordNetSentences;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderConfig;
@@ -15,15 +15,9 @@ import dev.forge.memory.support.EmbeddingModels;
 import dev.forge.memory.support.SearchText;
 import dev.forge.memory.transfer.ImportResult;
 import dev.forge.memory.transfer.Importer;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -57,10 +51,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3)
 public class HybridImportBench {
 
-    static final String PROJECT = "bench";
+    static final String PROJECT = SqliteData.PROJECT;
     static final String MODEL = "bge-small";
     /** The importer's default batch: keys per {@code restoreAll}. */
     static final int BATCH = 1000;
+    /** When every entry was written: the time {@link SqliteData#writeExport} gives them. */
     private static final Instant CREATED = Instant.parse("2026-01-01T00:00:00Z");
 
     /** The entries imported: key {@code memory/<i>}, a WordNet sentence as value, two tags. */
@@ -116,10 +111,11 @@ public class HybridImportBench {
 
         /** Writes the export file. */
         @Setup(Level.Trial)
-        public void setUp() throws IOException {
+        public void setUp() {
             load();
             input = directory.resolve("memories.jsonl");
-            writeExport(entries, input);
+            SqliteData.writeExport(input, entries.stream()
+                    .map(e -> new SqliteData.Item(e.key(), e.value(), e.tags(), Map.<String, Object>copyOf(e.metadata()))).toList());
             importer = Importer.builder().build();
         }
 
@@ -155,31 +151,6 @@ public class HybridImportBench {
         public void setUp() {
             load();
             texts = entries.stream().map(SearchText.DEFAULT::text).toList();
-        }
-    }
-
-    /** Writes {@code entries} as a forge-memory JSON Lines export (the format of docs/export-format.md). */
-    static void writeExport(List<MemoryEntry> entries, Path file) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            out.write(json.writeValueAsString(Map.of("format", "forge-memory", "version", "1.0", "project", PROJECT)));
-            out.newLine();
-            for (MemoryEntry entry : entries) {
-                Map<String, Object> line = new LinkedHashMap<>();
-                line.put("kind", "entry");
-                line.put("key", entry.key());
-                line.put("value", entry.value());
-                line.put("scope", "project");
-                line.put("tags", entry.tags());
-                line.put("metadata", entry.metadata());
-                line.put("created_at", entry.createdAt().toString());
-                line.put("updated_at", entry.updatedAt().toString());
-                line.put("version", entry.version());
-                out.write(json.writeValueAsString(line));
-                out.newLine();
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
     }
 
