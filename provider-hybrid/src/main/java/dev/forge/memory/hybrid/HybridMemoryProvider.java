@@ -4,6 +4,7 @@ import dev.forge.memory.BackendUnavailableException;
 import dev.forge.memory.Capability;
 import dev.forge.memory.FieldIndexing;
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.EntryRef;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.Hit;
 import dev.forge.memory.Limits;
@@ -120,13 +121,8 @@ public final class HybridMemoryProvider implements MemoryProvider {
                 : Optional.empty();
         this.reindexing = capabilities.contains(Capability.REINDEX) ? Optional.of(new ChildReindex(router))
                 : Optional.empty();
-        // A batch: every chain checked before any key is written, so a refused chain writes nothing; then key by key
-        // (each through the outbox), so a backend failure part way leaves the keys before it restored, each whole.
-        this.restoring = capabilities.contains(Capability.RESTORE) ? Optional.of(Facets.restoring(chains -> {
-            state.checkOpen();
-            chains.forEach(chain -> EntryRules.checkChain(chain, limits));
-            return chains.stream().map(this::restore).toList();
-        })) : Optional.empty();
+        this.restoring = capabilities.contains(Capability.RESTORE) ? Optional.of(Facets.restoring(this::restoreAll))
+                : Optional.empty();
         // Queries are answered by the storage, so its indexes are the ones that matter; the cache holds no query results.
         this.fieldIndexing = capabilities.contains(Capability.FIELD_INDEX) ? Optional.of(field -> {
             state.checkOpen();
@@ -374,20 +370,27 @@ public final class HybridMemoryProvider implements MemoryProvider {
     }
 
     /**
-     * A restore: the storage restores the chain (and checks it again), the cache takes the current entry, then each
-     * child is brought to the storage's copy of the key ({@link Router#restoreInChild}); a child that fails, or whose
-     * earlier updates still wait, gets a {@link Outbox.Op#RESTORE} record instead.
+     * A restore of a batch of keys (one key for {@link Restoring#restore}): every chain checked against the strictest
+     * limits of all children (a chain one child would refuse never reaches the storage, and a refused chain writes
+     * nothing), then, holding the keys' locks, the storage restores the batch (in one transaction where it has them)
+     * and the cache takes the current entries; then each child gets the batch at once ({@link Router#restoreAllInChild}).
+     * A child that fails, or whose earlier updates still wait, gets a {@link Outbox.Op#RESTORE} record of each key.
      */
-    private MemoryEntry restore(List<MemoryEntry> versions) {
+    private List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+        Objects.requireNonNull(chains, "chains");
         state.checkOpen();
-        // the strictest limits of all children: a chain one child would refuse never reaches the storage
-        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits);
-        MemoryEntry last = chain.get(chain.size() - 1);
-        return router.keyWrite(last.key(), last.scope(), Outbox.Op.RESTORE, cached -> {
-            MemoryEntry entry = storage.requireRestoring().restore(chain);
-            cache.put(cached, entry);
-            return entry;
-        }, (child, entry) -> router.restoreInChild(child, entry.key(), entry.scope()));
+        List<List<MemoryEntry>> checked = chains.stream().map(chain -> EntryRules.checkChain(chain, limits)).toList();
+        if (checked.isEmpty()) {
+            return List.of();
+        }
+        List<EntryRef> refs = checked.stream().map(chain -> chain.get(chain.size() - 1).ref()).toList();
+        return router.keysWrite(refs, Outbox.Op.RESTORE, cached -> {
+            List<MemoryEntry> entries = storage.requireRestoring().restoreAll(checked);
+            for (int i = 0; i < entries.size(); i++) {
+                cache.put(cached.get(i), entries.get(i));
+            }
+            return entries;
+        }, router::restoreAllInChild);
     }
 
     @Override

@@ -21,6 +21,7 @@ import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.Facets;
 import dev.forge.memory.support.QueryEmbedding;
 import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.SemanticScorer;
@@ -50,7 +51,9 @@ import java.util.Set;
  *
  * <p>Every {@code set}, {@code delete} and {@code clear} is committed (files synced) before it returns, and the next
  * read sees it. {@link Restoring#restore} keeps only the last version it is given (there is no history), in one
- * Lucene update: a failed or interrupted restore leaves the key as it was.
+ * Lucene update: a failed or interrupted restore leaves the key as it was. {@link Restoring#restoreAll} (an import's
+ * batch) embeds the batch's texts in one call of the model and commits each index it writes once; a refused chain or
+ * a failing model leaves nothing of the batch.
  *
  * <p>Safe for many threads; providers opened on one directory in one JVM share one index writer. Another process
  * opening the same project directory fails with {@link BackendUnavailableException} while this one has it open; the
@@ -88,7 +91,7 @@ public final class VectorMemoryProvider implements MemoryProvider {
     private final SearchText text;
     private final String fieldsField;
     private final Reindexing reindexing = this::reindex;
-    private final Restoring restoring = this::restore;
+    private final Restoring restoring = Facets.restoring(this::restoreAll);
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
@@ -289,24 +292,50 @@ public final class VectorMemoryProvider implements MemoryProvider {
     }
 
     /**
-     * Stores the last of {@code versions} as the key's only document, exactly as given (version, timestamps): without
-     * history, the earlier versions are only checked. It is written like a {@code set}: embedded before the write lock
-     * is taken, then one {@code updateDocument} (Lucene's atomic delete and add) under it, committed and refreshed
-     * before this returns. A failure before the commit leaves the last commit, which holds the key as it was.
+     * Restores the chains of one batch (what an import restores at a time) as {@code restore} would one by one, each
+     * key's last version its only document, exactly as given. Every chain is checked and every text embedded, with one
+     * call of the model, before anything is written; then each run of consecutive chains of one index (the project's,
+     * the GLOBAL one) is one Lucene update per key and one commit. A refused chain or a failing model leaves nothing of
+     * the batch; a failed commit leaves nothing of its run (the runs before it stay, each whole).
      */
-    private MemoryEntry restore(List<MemoryEntry> versions) {
+    private List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
+        Objects.requireNonNull(chains, "chains");
         checkOpen();
-        List<MemoryEntry> chain = EntryRules.checkChain(versions, limits());
-        MemoryEntry current = chain.get(chain.size() - 1);
-        String ns = namespace(current.scope());
-        float[] vector = embed(List.of(text.text(current))).get(0);
-        VectorIndex index = indexes.of(current.scope());
-        return index.write(changes -> {
-            // the same guard as set: a vector of this model must not enter an index of another model's vectors
-            checkWritable(index);
-            put(changes, ns, current, vector);
-            return current;
-        });
+        List<MemoryEntry> current = new ArrayList<>(chains.size());
+        for (List<MemoryEntry> versions : chains) {
+            List<MemoryEntry> chain = EntryRules.checkChain(versions, limits());
+            current.add(chain.get(chain.size() - 1));
+        }
+        if (current.isEmpty()) {
+            return List.of();
+        }
+        // The documents are made before the write lock is taken: nothing can fail between two updates of a run.
+        List<float[]> vectors = embed(current.stream().map(text::text).toList());
+        List<org.apache.lucene.document.Document> documents = new ArrayList<>(current.size());
+        for (int i = 0; i < current.size(); i++) {
+            MemoryEntry entry = current.get(i);
+            documents.add(Documents.document(entry, namespace(entry.scope()), context.projectId(), context.sessionId(),
+                    text, vectors.get(i)));
+        }
+        for (int from = 0, to; from < current.size(); from = to) {
+            VectorIndex index = indexes.of(current.get(from).scope());
+            to = from + 1;
+            while (to < current.size() && indexes.of(current.get(to).scope()) == index) {
+                to++;
+            }
+            int start = from;
+            int end = to;
+            index.write(changes -> {
+                // the same guard as set: a vector of this model must not enter an index of another model's vectors
+                checkWritable(index);
+                for (int i = start; i < end; i++) {
+                    MemoryEntry entry = current.get(i);
+                    changes.put(Documents.id(namespace(entry.scope()), entry.key()), documents.get(i), entry);
+                }
+                return null;
+            });
+        }
+        return List.copyOf(current);
     }
 
     /** The unit vector of the search text {@code query} ({@code null} without words), embedded as a query. */

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A test model, {@code failing}: the hashing model under another fingerprint whose {@code embed} fails (as a remote
- * model that went away would) from its {@code fail_at}-th call on, for tests of a reindex that breaks half way.
+ * model that went away would) from its {@code fail_at}-th call on, or on every call with a text containing
+ * {@code fail_on}, for tests of a reindex or an import batch that breaks half way.
  */
 public final class FailingEmbeddingModelFactory implements EmbeddingModelFactory {
 
@@ -53,8 +54,11 @@ public final class FailingEmbeddingModelFactory implements EmbeddingModelFactory
 
             @Override
             public List<float[]> embed(List<String> texts) {
-                if (calls.incrementAndGet() >= bound.failAt()) {
+                if (bound.failAt() != null && calls.incrementAndGet() >= bound.failAt()) {
                     throw new BackendUnavailableException("the failing test model fails at call " + calls.get());
+                }
+                if (bound.failOn() != null && texts.stream().anyMatch(text -> text.contains(bound.failOn()))) {
+                    throw new BackendUnavailableException("the failing test model fails on '" + bound.failOn() + "'");
                 }
                 return hashing.embed(texts);
             }
@@ -63,8 +67,9 @@ public final class FailingEmbeddingModelFactory implements EmbeddingModelFactory
 
     /**
      * @param dimension the hashing dimension
-     * @param failAt    the first call of {@code embed} that fails
+     * @param failAt    the first call of {@code embed} that fails, or null
+     * @param failOn    text whose presence in any of a call's texts fails the call, or null
      */
-    record Settings(Integer dimension, Integer failAt) {
+    record Settings(Integer dimension, Integer failAt, String failOn) {
     }
 }

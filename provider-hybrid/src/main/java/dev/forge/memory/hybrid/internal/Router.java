@@ -1,6 +1,8 @@
 package dev.forge.memory.hybrid.internal;
 
 import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.Capability;
+import dev.forge.memory.EntryRef;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.MemoryProvider;
@@ -10,6 +12,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.spi.ProviderContext;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -137,6 +140,51 @@ public final class Router {
     }
 
     /**
+     * A write of many keys at once (an import's batch): {@code inStorage} and then {@code inChild} for each child, with
+     * the batch's result, all holding the keys' locks; a child that fails, or whose earlier updates still wait, gets a
+     * {@code missedOp} record of every key of the batch in the outbox. If {@code inStorage} fails on a storage without
+     * transactions, which may have kept part of the batch, every child gets those records too (replaying one makes the
+     * child's copy the storage's, whatever it is), and the failure is rethrown.
+     */
+    public <T> T keysWrite(List<EntryRef> refs, Outbox.Op missedOp, Function<List<EntryCache.Key>, T> inStorage,
+            BiConsumer<Secondary, T> inChild) {
+        Set<Outbox.Child> queued = queuedChildren();
+        Set<EntryRef> distinct = new LinkedHashSet<>(refs);
+        List<EntryCache.Key> keys = refs.stream().map(ref -> cacheKey(ref.key(), ref.scope())).toList();
+        List<Outbox.Entry> missed = new ArrayList<>();
+        T result;
+        try {
+            result = cache.locked(keys, () -> {
+                T done;
+                try {
+                    done = inStorage.apply(keys);
+                } catch (RuntimeException e) {
+                    if (!storage.capabilities().contains(Capability.TRANSACTIONS)) {
+                        secondaries.forEach(child -> distinct.forEach(ref -> missed.add(record(child, missedOp, ref.key(),
+                                ref.scope()))));
+                    }
+                    throw e;
+                }
+                for (Secondary child : secondaries) {
+                    if (queued.contains(child.role) || !push(child, () -> inChild.accept(child, done))) {
+                        distinct.forEach(ref -> missed.add(record(child, missedOp, ref.key(), ref.scope())));
+                    }
+                }
+                return done;
+            });
+        } catch (RuntimeException e) {
+            try {
+                append(missed);
+            } catch (RuntimeException outbox) {
+                e.addSuppressed(outbox);
+            }
+            throw e;
+        }
+        append(missed);
+        return result;
+    }
+
+    /**
      * A write of a whole scope ({@code inStorage}, then {@code inChild} for each child) holding every key lock; a
      * child that fails, or whose earlier updates still wait, gets a clear record in the outbox.
      */
@@ -177,7 +225,29 @@ public final class Router {
             exact.get().restore(storedChain(current));
             return;
         }
-        Optional<MemoryEntry> copy = provider.get(key, scope);
+        setUnlessSame(provider, current);
+    }
+
+    /**
+     * Makes a child's copies of the keys of {@code restored}, the current entries a storage batch restore returned, the
+     * storage's, holding the keys' locks, as {@link #restoreInChild} does one by one: a child that can restore gets them
+     * in one batch (with the storage's versions of each key where the child keeps history, else just the current entry,
+     * all it would keep), another each entry set unless its copy already has that content.
+     */
+    public void restoreAllInChild(Secondary child, List<MemoryEntry> restored) {
+        MemoryProvider provider = child.provider();
+        Optional<Restoring> exact = provider.restoring();
+        if (exact.isPresent()) {
+            boolean history = provider.capabilities().contains(Capability.HISTORY);
+            exact.get().restoreAll(restored.stream().map(entry -> history ? storedChain(entry) : List.of(entry)).toList());
+            return;
+        }
+        restored.forEach(entry -> setUnlessSame(provider, entry));
+    }
+
+    /** Sets {@code current} in a child that cannot restore, unless its copy already has that content. */
+    private static void setUnlessSame(MemoryProvider provider, MemoryEntry current) {
+        Optional<MemoryEntry> copy = provider.get(current.key(), current.scope());
         if (copy.isEmpty() || !ChildCopies.sameContent(copy.get(), current)) {
             provider.set(current.key(), current.value(), current.scope(), current.tags(), current.metadata());
         }
