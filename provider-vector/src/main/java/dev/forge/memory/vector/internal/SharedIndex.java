@@ -225,6 +225,12 @@ public final class SharedIndex implements VectorIndex {
             result = work.apply(changes);
         } catch (IOException | AlreadyClosedException e) {
             throw recover("write", e, changes.base);
+        } catch (RuntimeException | Error e) {
+            if (changes.last >= 0) {
+                // the changes made before the failure would go out with the next write's commit otherwise
+                discard(e, changes.base);
+            }
+            throw e;
         } finally {
             lock.writeLock().unlock();
         }
@@ -300,6 +306,20 @@ public final class SharedIndex implements VectorIndex {
             lock.writeLock().unlock();
         }
         return error;
+    }
+
+    /**
+     * Under the write lock, after the work of a write failed part way: goes back to the last commit, taking the
+     * uncommitted changes of writes whose commit is still to come with it (they fail, as after a failed commit).
+     */
+    private void discard(Throwable cause, IndexWriter base) {
+        synchronized (commitLock) {
+            if (writer == base) {
+                LOG.warn("A write to the vector index at {} failed part way ({}); going back to its last commit", directory,
+                        cause.toString());
+                rollBack(cause);
+            }
+        }
     }
 
     /** Under the write lock: refreshes the searcher so that it holds every change; the overlay is then empty. */
