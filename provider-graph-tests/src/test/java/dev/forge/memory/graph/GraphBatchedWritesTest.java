@@ -13,9 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
 
@@ -26,9 +24,6 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.spi.ProviderConfig;
-import dev.forge.memory.spi.ProviderContext;
-import dev.forge.memory.spi.ProviderRegistry;
 
 /**
  * A transaction's commit and a batch of restores go to Neo4j as a few {@code UNWIND} statements whatever the number of
@@ -52,13 +47,8 @@ class GraphBatchedWritesTest {
 
     @BeforeEach
     void open() {
-        ProviderContext context = ProviderContext.builder().projectId(project).sessionId("s").baseDirectory(directory)
-                .forgeHome(directory.resolve("forge-home")).registry(ProviderRegistry.of()).build();
-        provider = new GraphMemoryProviderFactory().open(context.withConfig(
-                ProviderConfig.of(GraphConformanceTest.config(context), "test.yaml", "memory.config")));
-        TestNeo4j.Server server = TestNeo4j.server();
-        driver = GraphDatabase.driver(server.uri(), server.username().isEmpty() ? AuthTokens.none()
-                : AuthTokens.basic(server.username(), server.password()));
+        provider = GraphTestStores.open(directory, project, Map.of());
+        driver = GraphTestStores.driver();
     }
 
     @AfterEach

@@ -3,7 +3,6 @@ package dev.forge.memory.graph;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -16,9 +15,6 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchMode;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.spi.ProviderConfig;
-import dev.forge.memory.spi.ProviderContext;
-import dev.forge.memory.spi.ProviderRegistry;
 import dev.forge.memory.support.FusionMethod;
 import dev.forge.memory.support.SemanticScorer;
 
@@ -43,11 +39,7 @@ class GraphFusionTest {
     Path directory;
 
     private MemoryProvider open(Map<String, Object> settings) {
-        ProviderContext context = ProviderContext.builder().projectId("fusion-" + UUID.randomUUID()).sessionId("s")
-                .baseDirectory(directory).forgeHome(directory.resolve("forge-home")).registry(ProviderRegistry.of()).build();
-        Map<String, Object> config = new HashMap<>(GraphConformanceTest.config(context));
-        config.putAll(settings);
-        return new GraphMemoryProviderFactory().open(context.withConfig(ProviderConfig.of(config, "test.yaml", "memory.config")));
+        return GraphTestStores.open(directory, "fusion-" + UUID.randomUUID(), settings);
     }
 
     /** What the provider's HYBRID search must return: its own two rankings, fused by {@code method}. */
