@@ -17,10 +17,12 @@ import java.util.function.Function;
 
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.SimpleQueryRunner;
 import org.neo4j.driver.TransactionConfig;
 import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.Neo4jException;
+import org.neo4j.driver.exceptions.RetryableException;
 import org.neo4j.driver.exceptions.ServiceUnavailableException;
 import org.neo4j.driver.exceptions.SessionExpiredException;
 import org.neo4j.driver.types.Node;
@@ -267,6 +269,29 @@ public final class GraphStore implements EntryStore {
         } catch (MemoryException e) {
             throw e;
         } catch (Neo4jException e) {
+            if (unavailable(e)) {
+                throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
+                        + " is unreachable (" + e.getMessage() + ").", e);
+            }
+            throw new StorageException("Cannot " + what + " in Neo4j at " + location() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A read of one statement as an auto-commit query: one round trip to the server where a managed transaction takes
+     * two, for the per-key reads of optimistic transactions. A failure the server marks as retryable (a leader
+     * change, a deadlock) is retried as {@link #read} retries it.
+     */
+    <T> T readOnce(String what, Function<SimpleQueryRunner, T> work) {
+        checkOpen();
+        try (Session s = driver.driver().session(driver.sessionConfig())) {
+            return work.apply(s);
+        } catch (MemoryException e) {
+            throw e;
+        } catch (Neo4jException e) {
+            if (e instanceof RetryableException) {
+                return read(what, work::apply);
+            }
             if (unavailable(e)) {
                 throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
                         + " is unreachable (" + e.getMessage() + ").", e);

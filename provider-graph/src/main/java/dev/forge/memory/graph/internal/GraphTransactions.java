@@ -32,8 +32,9 @@ public final class GraphTransactions extends TransactionBackend<String> {
 
     @Override
     public Snapshot<String> read(EntryRef ref) {
-        GraphStore.Current current = store.read("read key '" + Keys.abbreviate(ref.key()) + "' in a transaction",
-                tx -> store.writes().current(tx, ref));
+        // one statement, so an auto-commit query reads it as consistently as a transaction would, in half the trips
+        GraphStore.Current current = store.readOnce("read key '" + Keys.abbreviate(ref.key()) + "' in a transaction",
+                runner -> store.writes().current(runner, ref));
         return Snapshot.of(current.live(), current.lastVersion(), current.revision());
     }
 

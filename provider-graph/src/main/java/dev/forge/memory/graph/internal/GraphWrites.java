@@ -12,6 +12,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 import org.neo4j.driver.Record;
+import org.neo4j.driver.SimpleQueryRunner;
 import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.types.Node;
 
@@ -114,7 +115,7 @@ final class GraphWrites {
     }
 
     /** What is stored of each key, read in {@code tx}: one statement. */
-    Map<EntryRef, GraphStore.Current> currents(TransactionContext tx, Collection<EntryRef> refs) {
+    Map<EntryRef, GraphStore.Current> currents(SimpleQueryRunner tx, Collection<EntryRef> refs) {
         List<EntryRef> keys = List.copyOf(new TreeSet<>(refs));
         List<Map<String, Object>> rows = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
@@ -140,7 +141,7 @@ final class GraphWrites {
     }
 
     /** What is stored of one key, read in {@code tx}. */
-    GraphStore.Current current(TransactionContext tx, EntryRef ref) {
+    GraphStore.Current current(SimpleQueryRunner tx, EntryRef ref) {
         return currents(tx, List.of(ref)).get(ref);
     }
 
