@@ -3,6 +3,8 @@ package dev.forge.memory.support;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.spi.Setting;
+import java.util.List;
 
 /**
  * How HYBRID search fuses a keyword and a semantic ranking ({@link SemanticScorer#fuse(dev.forge.memory.SearchRequest,
@@ -41,6 +43,53 @@ public enum FusionMethod {
     @JsonCreator
     public static FusionMethod parse(String text) {
         return ConfigValues.parse(FusionMethod.class, "fusion", text);
+    }
+
+    /**
+     * The configured rank constant of {@link #RRF}, or {@link #DEFAULT_RRF_K} when left out.
+     *
+     * @param key the setting's name for the message, such as {@code rrf_k}
+     * @throws ConfigurationException below 1
+     */
+    public static int rrfK(Integer configured, String key) {
+        if (configured == null) {
+            return DEFAULT_RRF_K;
+        }
+        if (configured < 1) {
+            throw new ConfigurationException("'" + key + "' must be at least 1, not " + configured + "; " + DEFAULT_RRF_K
+                    + " is the default.");
+        }
+        return configured;
+    }
+
+    /**
+     * The configured weight of the keyword ranking, or {@link #DEFAULT_KEYWORD_WEIGHT} when left out.
+     *
+     * @param key the setting's name for the message, such as {@code keyword_weight}
+     * @throws ConfigurationException unless more than 0 and at most 1
+     */
+    public static double keywordWeight(Double configured, String key) {
+        if (configured == null) {
+            return DEFAULT_KEYWORD_WEIGHT;
+        }
+        if (!(configured > 0 && configured <= 1)) {
+            throw new ConfigurationException("'" + key + "' must be more than 0 and at most 1, not " + configured
+                    + "; 1 weighs both rankings equally.");
+        }
+        return configured;
+    }
+
+    /**
+     * The template descriptions of a provider's flat fusion settings ({@code fusion}, {@code rrf_k},
+     * {@code keyword_weight}) at their defaults.
+     */
+    public static List<Setting> settings() {
+        return List.of(
+                Setting.of("fusion", ConfigValues.choices(FusionMethod.class), DEFAULT.id(),
+                        "hybrid search: clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
+                Setting.of("rrf_k", "integer", String.valueOf(DEFAULT_RRF_K), "the rank constant of rrf fusion"),
+                Setting.of("keyword_weight", "number", String.valueOf(DEFAULT_KEYWORD_WEIGHT),
+                        "the keyword ranking's weight in hybrid fusion (semantic: 1)"));
     }
 
     /** The lower-case name config uses. */

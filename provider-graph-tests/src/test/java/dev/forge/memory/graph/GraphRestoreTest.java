@@ -19,9 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.Transaction;
@@ -35,9 +33,6 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.MemoryTransaction;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.spi.ProviderConfig;
-import dev.forge.memory.spi.ProviderContext;
-import dev.forge.memory.spi.ProviderRegistry;
 
 /**
  * What a restore leaves in Neo4j, beyond what the conformance suite sees through the API: the same nodes and chain as
@@ -60,13 +55,8 @@ class GraphRestoreTest {
 
     @BeforeEach
     void open() {
-        ProviderContext context = ProviderContext.builder().projectId(project).sessionId("s").baseDirectory(directory)
-                .forgeHome(directory.resolve("forge-home")).registry(ProviderRegistry.of()).build();
-        provider = new GraphMemoryProviderFactory().open(context.withConfig(
-                ProviderConfig.of(GraphConformanceTest.config(context), "test.yaml", "memory.config")));
-        TestNeo4j.Server server = TestNeo4j.server();
-        driver = GraphDatabase.driver(server.uri(), server.username().isEmpty() ? AuthTokens.none()
-                : AuthTokens.basic(server.username(), server.password()));
+        provider = GraphTestStores.open(directory, project, Map.of());
+        driver = GraphTestStores.driver();
     }
 
     @AfterEach

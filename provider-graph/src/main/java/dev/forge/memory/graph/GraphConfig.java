@@ -8,6 +8,7 @@ import java.util.Set;
 
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Setting;
+import dev.forge.memory.support.FusionMethod;
 import dev.forge.memory.support.TimeSpan;
 
 /**
@@ -30,9 +31,15 @@ import dev.forge.memory.support.TimeSpan;
  *                       {@link dev.forge.memory.BackendUnavailableException}; 0 fails at the first error
  * @param store          the store id written on every node: one database holds many stores side by side, and only
  *                       providers with the same store id see each other's entries (GLOBAL entries included)
+ * @param fusion         how HYBRID search fuses its keyword and semantic rankings; default {@code clipped_zscore}, as
+ *                       in the {@code vector} and {@code hybrid} providers ({@link FusionMethod#DEFAULT})
+ * @param rrfK           the rank constant of {@code rrf} fusion, at least 1; default 60
+ * @param keywordWeight  the keyword ranking's weight in HYBRID fusion, in (0, 1], the semantic ranking weighing 1;
+ *                       default 1
  */
 public record GraphConfig(String url, String username, String password, String database, Integer poolSize,
-                          TimeSpan connectTimeout, TimeSpan queryTimeout, String store, TimeSpan retryTime) {
+                          TimeSpan connectTimeout, TimeSpan queryTimeout, String store, TimeSpan retryTime,
+                          FusionMethod fusion, Integer rrfK, Double keywordWeight) {
 
     /**
      * The config key of the optional embedding block, read beside these settings: {@code embedding: {model: hashing}}
@@ -94,6 +101,15 @@ public record GraphConfig(String url, String username, String password, String d
         } else if (store.isBlank()) {
             throw new ConfigurationException("'store' must not be blank: leave it out to use '" + DEFAULT_STORE + "'.");
         }
+        fusion = fusion == null ? FusionMethod.DEFAULT : fusion;
+        rrfK = FusionMethod.rrfK(rrfK, "rrf_k");
+        keywordWeight = FusionMethod.keywordWeight(keywordWeight, "keyword_weight");
+    }
+
+    /** The settings before HYBRID fusion was configurable, fusion at its defaults; kept for callers of that form. */
+    public GraphConfig(String url, String username, String password, String database, Integer poolSize,
+                       TimeSpan connectTimeout, TimeSpan queryTimeout, String store, TimeSpan retryTime) {
+        this(url, username, password, database, poolSize, connectTimeout, queryTimeout, store, retryTime, null, null, null);
     }
 
     private static TimeSpan positive(TimeSpan value, TimeSpan fallback, String name) {
@@ -108,13 +124,13 @@ public record GraphConfig(String url, String username, String password, String d
 
     /** Every setting at its default. */
     public static GraphConfig defaults() {
-        return new GraphConfig(null, null, null, null, null, null, null, null, null);
+        return new GraphConfig(null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The keys of this record and the embedding block, described for templates, at their defaults. */
     static List<Setting> settings() {
         GraphConfig defaults = defaults();
-        return List.of(
+        List<Setting> settings = new java.util.ArrayList<>(List.of(
                 Setting.of("url", "string", defaults.url(), "the server's Bolt address: bolt://, bolt+s://, neo4j:// or neo4j+s://"),
                 Setting.of("username", "string", defaults.username(), "empty, with an empty password, for no authentication"),
                 Setting.of("password", "string", quoted(defaults.password()), "write \"${NEO4J_PASSWORD}\" to read it from the environment"),
@@ -129,7 +145,9 @@ public record GraphConfig(String url, String username, String password, String d
                 Setting.of("store", "string", defaults.store(), "which store of the database this is: only providers "
                         + "with one store id see each other's entries"),
                 Setting.of(EMBEDDING, "map", "{ model: hashing }", "semantic and hybrid search with this embedding "
-                        + "model, its settings beside 'model'; none when left out"));
+                        + "model, its settings beside 'model'; none when left out")));
+        settings.addAll(FusionMethod.settings());
+        return List.copyOf(settings);
     }
 
     private static String quoted(String text) {
@@ -141,6 +159,7 @@ public record GraphConfig(String url, String username, String password, String d
     public String toString() {
         return "GraphConfig[url=" + url + ", username=" + username + ", password=" + (password.isEmpty() ? "" : "***")
                 + ", database=" + database + ", poolSize=" + poolSize + ", connectTimeout=" + connectTimeout
-                + ", queryTimeout=" + queryTimeout + ", retryTime=" + retryTime + ", store=" + store + "]";
+                + ", queryTimeout=" + queryTimeout + ", retryTime=" + retryTime + ", store=" + store + ", fusion=" + fusion
+                + ", rrfK=" + rrfK + ", keywordWeight=" + keywordWeight + "]";
     }
 }

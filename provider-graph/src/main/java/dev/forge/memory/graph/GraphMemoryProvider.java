@@ -128,7 +128,7 @@ public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
         if (model.isPresent()) {
             try {
                 Optional<ProviderConfig> block = context.config().child(GraphConfig.EMBEDDING);
-                vectors = new GraphVectors(store);
+                vectors = new GraphVectors(store, config.fusion(), config.rrfK(), config.keywordWeight());
                 vectors.prepareVectors(context.openForReindex(), block.map(ProviderConfig::source).orElse(null),
                         block.map(ProviderConfig::path).orElse(null));
             } catch (RuntimeException e) {

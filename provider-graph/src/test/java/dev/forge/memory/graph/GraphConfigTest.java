@@ -55,6 +55,24 @@ class GraphConfigTest {
     }
 
     @Test
+    void hybrid_fusion_defaults_to_clipped_zscore_as_in_the_other_providers_and_takes_their_settings() {
+        GraphConfig defaults = bind(Map.of());
+        assertThat(defaults.fusion()).isEqualTo(dev.forge.memory.support.FusionMethod.DEFAULT);
+        assertThat(defaults.rrfK()).isEqualTo(60);
+        assertThat(defaults.keywordWeight()).isEqualTo(1.0);
+        GraphConfig rrf = bind(Map.of("fusion", "RRF", "rrf_k", 20, "keyword_weight", 0.5));
+        assertThat(rrf.fusion()).isEqualTo(dev.forge.memory.support.FusionMethod.RRF);
+        assertThat(rrf.rrfK()).isEqualTo(20);
+        assertThat(rrf.keywordWeight()).isEqualTo(0.5);
+        assertThatThrownBy(() -> bind(Map.of("fusion", "combsum"))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("use clipped_zscore, zscore or rrf");
+        assertThatThrownBy(() -> bind(Map.of("rrf_k", 0))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'rrf_k' must be at least 1");
+        assertThatThrownBy(() -> bind(Map.of("keyword_weight", 1.5))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("'keyword_weight' must be more than 0 and at most 1");
+    }
+
+    @Test
     void the_factory_describes_every_key_and_the_embedding_block_and_the_described_defaults_bind_to_the_defaults() {
         List<Setting> settings = new GraphMemoryProviderFactory().settings();
         List<String> keys = Arrays.stream(GraphConfig.class.getRecordComponents())

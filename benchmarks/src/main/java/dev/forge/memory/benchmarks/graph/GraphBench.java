@@ -57,7 +57,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * The graph provider's {@code relate} and {@code traverse} beside the same Cypher statements the provider runs (read
  * from its {@code GraphStore}), sent directly through a Neo4j Java driver with the provider's driver settings, in a
- * managed transaction ({@code executeWrite} / {@code executeRead}) with the provider's default query timeout.
+ * managed transaction ({@code executeWrite} / {@code executeRead}) with the provider's default query timeout; and
+ * 1,000 sets in one {@link MemoryTransaction} beside the same rows written by one {@code UNWIND ... MERGE} statement.
  *
  * <p>The server: {@code NEO4J_URI} (with {@code NEO4J_USER}, {@code NEO4J_PASSWORD}) when set, else an in-process
  * neo4j-harness server (Bolt only) started in the fork. Each trial writes its own store id, so runs on one server do not
@@ -285,6 +286,57 @@ public class GraphBench {
                 }
                 return tx.run(RELATE_MERGE, params).single().get("createdAt").asLong();
             }, transactionConfig);
+        }
+    }
+
+    // ------------------------------------------------------------------ 1,000 sets in one transaction
+
+    /** Writes per transaction in the write pair. */
+    static final int WRITES = 1000;
+
+    /** The statement the write pair's baseline sends: every row in one UNWIND, on the provider's key constraint. */
+    static final String WRITE_UNWIND = "UNWIND $rows AS r"
+            + " MERGE (m:Memory {store: $store, project: $project, session: '', scope: 'project', key: r.key})"
+            + " SET m.value = r.value, m.tags = r.tags, m.tagText = r.tagText, m.metadata = r.metadata,"
+            + " m.createdAt = $now, m.updatedAt = $now, m.version = 1";
+
+    /** New keys for each write operation (the same on both sides), so that every operation creates 1,000 entries. */
+    private String writeKey(long op, int i) {
+        return "bench:write-" + op + "-" + i;
+    }
+
+    /**
+     * 1,000 new PROJECT entries (value, one tag, one metadata field) in one {@link MemoryTransaction}: each set reads
+     * its key (versions, conflict check), the commit writes them all.
+     */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Measure(value = "graph: 1,000 sets in one transaction vs the same rows sent by the driver with one UNWIND",
+            target = 0.5)
+    public void setMany_ours() {
+        long op = next++;
+        try (MemoryTransaction tx = provider.transactions().orElseThrow().begin()) {
+            for (int i = 0; i < WRITES; i++) {
+                tx.set(writeKey(op, i), "Write " + i + " of the benchmark.", dev.forge.memory.Scope.PROJECT,
+                        List.of("bench"), Map.of("n", i));
+            }
+            tx.commit();
+        }
+    }
+
+    /** The same rows as one UNWIND statement in one managed write transaction. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public void setMany_baseline() {
+        long op = next++;
+        List<Map<String, Object>> rows = new ArrayList<>(WRITES);
+        for (int i = 0; i < WRITES; i++) {
+            rows.add(Map.of("key", writeKey(op, i), "value", "Write " + i + " of the benchmark.", "tags", List.of("bench"),
+                    "tagText", "bench", "metadata", "{\"n\":" + i + "}"));
+        }
+        Map<String, Object> params = Map.of("store", store, "project", PROJECT, "now", System.currentTimeMillis(), "rows", rows);
+        try (Session session = driver.session(SessionConfig.defaultConfig())) {
+            session.executeWrite(tx -> tx.run(WRITE_UNWIND, params).consume(), transactionConfig);
         }
     }
 

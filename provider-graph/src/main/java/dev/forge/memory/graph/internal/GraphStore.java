@@ -17,10 +17,12 @@ import java.util.function.Function;
 
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.SimpleQueryRunner;
 import org.neo4j.driver.TransactionConfig;
 import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.Neo4jException;
+import org.neo4j.driver.exceptions.RetryableException;
 import org.neo4j.driver.exceptions.ServiceUnavailableException;
 import org.neo4j.driver.exceptions.SessionExpiredException;
 import org.neo4j.driver.types.Node;
@@ -91,6 +93,8 @@ public final class GraphStore implements EntryStore {
     private final TransactionConfig transactionConfig;
     /** The embedding model, or null: then entries get no vector and semantic search is not offered. */
     private final EmbeddingModel model;
+    /** The write statements, batched. */
+    private final GraphWrites writes;
     private volatile boolean closed;
 
     /**
@@ -108,6 +112,7 @@ public final class GraphStore implements EntryStore {
         this.session = session;
         this.limits = limits;
         this.transactionConfig = TransactionConfig.builder().withTimeout(queryTimeout).build();
+        this.writes = new GraphWrites(this);
     }
 
     /** The limits writes are checked against. */
@@ -186,6 +191,11 @@ public final class GraphStore implements EntryStore {
         return clock;
     }
 
+    /** The write statements of this store. */
+    GraphWrites writes() {
+        return writes;
+    }
+
     // ------------------------------------------------------------------ plumbing
 
     /** The namespace of {@code scope}: GLOBAL nodes have project and session {@code ''}, PROJECT nodes session {@code ''}. */
@@ -259,6 +269,29 @@ public final class GraphStore implements EntryStore {
         } catch (MemoryException e) {
             throw e;
         } catch (Neo4jException e) {
+            if (unavailable(e)) {
+                throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
+                        + " is unreachable (" + e.getMessage() + ").", e);
+            }
+            throw new StorageException("Cannot " + what + " in Neo4j at " + location() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A read of one statement as an auto-commit query: one round trip to the server where a managed transaction takes
+     * two, for the per-key reads of optimistic transactions. A failure the server marks as retryable (a leader
+     * change, a deadlock) is retried as {@link #read} retries it.
+     */
+    <T> T readOnce(String what, Function<SimpleQueryRunner, T> work) {
+        checkOpen();
+        try (Session s = driver.driver().session(driver.sessionConfig())) {
+            return work.apply(s);
+        } catch (MemoryException e) {
+            throw e;
+        } catch (Neo4jException e) {
+            if (e instanceof RetryableException) {
+                return read(what, work::apply);
+            }
             if (unavailable(e)) {
                 throw new BackendUnavailableException("Cannot " + what + ": the Neo4j server at " + location()
                         + " is unreachable (" + e.getMessage() + ").", e);
@@ -351,19 +384,6 @@ public final class GraphStore implements EntryStore {
     public record Current(Optional<MemoryEntry> live, long lastVersion, String revision) {
     }
 
-    /** Reads what is stored of the key, in {@code tx}. */
-    Current current(TransactionContext tx, Scope scope, String key) {
-        Record row = tx.run("OPTIONAL MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0"
-                + " OPTIONAL MATCH (v:MemoryVersion " + KEY_PROPS + ")"
-                + " WITH m, v ORDER BY v.version DESC LIMIT 1"
-                + " RETURN m, v.version AS last, v.rev AS head", keyParams(scope, key)).single();
-        Optional<MemoryEntry> live = row.get("m").isNull() ? Optional.empty() : Optional.of(entry(row.get("m").asNode()));
-        long last = row.get("last").isNull() ? 0 : row.get("last").asLong();
-        String revision = live.isPresent() ? revision(row.get("m").asNode())
-                : row.get("head").isNull() ? "" : row.get("head").asString();
-        return new Current(live, Math.max(last, live.map(MemoryEntry::version).orElse(0L)), revision);
-    }
-
     /** The revision of a live node, read from its snapshot so that it belongs to the entry read with it. */
     static String revision(org.neo4j.driver.types.Node node) {
         if (node.containsKey("snapshot")) {
@@ -377,57 +397,6 @@ public final class GraphStore implements EntryStore {
             }
         }
         return node.get("rev").asString("");
-    }
-
-    /** Takes the write lock of the key's node, creating a placeholder (version 0) when there is none. */
-    void lock(TransactionContext tx, Scope scope, String key) {
-        tx.run("MERGE (m:Memory " + KEY_PROPS + ") ON CREATE SET m.version = 0 SET m.lock = true REMOVE m.lock",
-                keyParams(scope, key)).consume();
-    }
-
-    /** Removes a placeholder left by {@link #lock} that no write filled. */
-    void unlockUnused(TransactionContext tx, Scope scope, String key) {
-        tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version = 0 DETACH DELETE m", keyParams(scope, key)).consume();
-    }
-
-    /**
-     * Turns the live state of the key's {@code :Memory} node into a {@code :MemoryVersion} node at the head of the
-     * key's {@code SUPERSEDES} chain; the {@code :Memory} node then points at it.
-     */
-    private void retire(TransactionContext tx, Scope scope, String key) {
-        tx.run("MATCH (m:Memory " + KEY_PROPS + ") WHERE m.version > 0"
-                + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false"
-                + " WITH m, p FOREACH (k IN [k IN keys(p) WHERE k STARTS WITH 'embedding' OR k = 'zeroVector'] | REMOVE p[k])"
-                + " WITH m, p OPTIONAL MATCH (m)-[s:SUPERSEDES]->(older:MemoryVersion)"
-                + " FOREACH (o IN CASE WHEN older IS NULL THEN [] ELSE [older] END | CREATE (p)-[:SUPERSEDES]->(o))"
-                + " DELETE s CREATE (m)-[:SUPERSEDES]->(p)", keyParams(scope, key)).consume();
-    }
-
-    /**
-     * Writes {@code entry} over what {@code current} says is stored; the key's node must be locked. {@code vector} is
-     * the entry's {@link #embedding}: with a model it is stored as {@link #vectorProperty()} and tagged with the model's
-     * fingerprint ({@code embeddingModel}; a zero vector is a tag without a vector); without a model, null, which
-     * removes a vector and tag an earlier model left. Vectors of other dimensions are removed either way.
-     */
-    void apply(TransactionContext tx, MemoryEntry entry, Current current, List<Double> vector) {
-        Scope scope = entry.scope();
-        if (current.live().isPresent()) {
-            retire(tx, scope, entry.key());
-        }
-        Map<String, Object> params = entryProperties(entry);
-        params.put("fresh", current.live().isEmpty());
-        params.put("embedding", vector);
-        params.put("embeddingModel", model == null ? null : model.fingerprint());
-        params.put("vectorProperty", model == null ? "" : vectorProperty());
-        tx.run("MERGE (m:Memory " + KEY_PROPS + ")"
-                + " SET m.value = $value, m.tags = $tags, m.tagText = $tagText, m.metadata = $metadata,"
-                + " m.createdAt = $createdAt, m.updatedAt = $updatedAt, m.version = $version, m.rev = $rev,"
-                + " m.snapshot = $snapshot, m.embeddingModel = $embeddingModel"
-                + (model == null ? "" : ", m." + vectorProperty() + " = $embedding")
-                + " WITH m" + REMOVE_OTHER_VECTORS
-                + " WITH m WHERE $fresh"
-                + " OPTIONAL MATCH (h:MemoryVersion " + KEY_PROPS + ") WITH m, h ORDER BY h.version DESC LIMIT 1"
-                + " FOREACH (x IN CASE WHEN h IS NULL THEN [] ELSE [h] END | CREATE (m)-[:SUPERSEDES]->(x))", params).consume();
     }
 
     /**
@@ -449,21 +418,6 @@ public final class GraphStore implements EntryStore {
         return props;
     }
 
-    /** Replaces the live entry by a tombstone version; its relations go with it. */
-    void deleteLive(TransactionContext tx, Scope scope, String key, Current current, Instant now) {
-        retire(tx, scope, key);
-        Map<String, Object> params = keyParams(scope, key);
-        params.put("version", EntryWrite.nextVersion(new EntryRef(key, scope), current.lastVersion()));
-        params.put("updatedAt", now.toEpochMilli());
-        params.put("rev", UUID.randomUUID().toString());
-        tx.run("MATCH (m:Memory " + KEY_PROPS + ")"
-                + " OPTIONAL MATCH (m)-[:SUPERSEDES]->(p:MemoryVersion)"
-                + " CREATE (t:MemoryVersion " + KEY_PROPS + ") SET t.version = $version, t.tombstone = true,"
-                + " t.updatedAt = $updatedAt, t.rev = $rev"
-                + " FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | CREATE (t)-[:SUPERSEDES]->(x))"
-                + " DETACH DELETE m", params).consume();
-    }
-
     // ------------------------------------------------------------------ entries
 
     /** The live entry of {@code key}. */
@@ -481,11 +435,14 @@ public final class GraphStore implements EntryStore {
     public MemoryEntry set(EntryWrite write) {
         // the vector depends on key, tags and value only, so it is made once, before the (retried) transaction
         List<Double> vector = embedding(write.toEntry(Optional.empty(), clock.instant()));
+        EntryRef ref = new EntryRef(write.key(), write.scope());
         return write("store " + describe(write.key(), write.scope()), tx -> {
-            lock(tx, write.scope(), write.key());
-            Current current = current(tx, write.scope(), write.key());
+            writes.lock(tx, List.of(ref));
+            Current current = writes.current(tx, ref);
             MemoryEntry entry = write.toEntry(current.live(), current.lastVersion(), clock.instant());
-            apply(tx, entry, current, vector);
+            GraphWrites.Plan plan = writes.plan(Map.of(ref, current));
+            plan.set(entry, vector);
+            plan.apply(tx);
             return entry;
         });
     }
@@ -493,47 +450,29 @@ public final class GraphStore implements EntryStore {
     /**
      * Replaces everything stored of the key of {@code chain} (checked by {@link EntryRules#checkChain}) with exactly
      * its versions, in one transaction: the key's node is locked (created when missing), every version and tombstone
-     * node of the key is deleted, the earlier versions become new {@code :MemoryVersion} nodes chained as
-     * {@link #retire} chains them, and the last becomes the node's live entry through {@link #apply}. The node itself
-     * stays, and with it the key's relations. {@code apply} gives it a new revision, so an optimistic transaction that
-     * read the key before conflicts, and a reindex batch that read the replaced entry leaves the restored entry's vector
-     * alone; that vector is made before the transaction, as {@link #set} makes it.
+     * node of the key is deleted, the earlier versions become new {@code :MemoryVersion} nodes chained newest to
+     * oldest, and the last becomes the node's live entry. The node itself stays, and with it the key's relations. It
+     * gets a new revision, so an optimistic transaction that read the key before conflicts, and a reindex batch that
+     * read the replaced entry leaves the restored entry's vector alone; that vector is made before the transaction, as
+     * {@link #set} makes it.
      */
     public MemoryEntry restore(List<MemoryEntry> chain) {
         return restoreAll(List.of(chain)).get(0);
     }
 
-    /** Restores {@code chains} as {@link #restore} does, all in one transaction, their vectors made in one model call. */
+    /**
+     * Restores {@code chains} as {@link #restore} does, all in one transaction of a few statements
+     * ({@link GraphWrites#restore}), their vectors made in one model call.
+     */
     @Override
     public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
         List<MemoryEntry> lasts = chains.stream().map(chain -> chain.get(chain.size() - 1)).toList();
         List<List<Double>> vectors = embeddings(lasts);
         return write(lasts.size() == 1 ? "restore " + describe(lasts.get(0).key(), lasts.get(0).scope())
                 : "restore " + lasts.size() + " keys", tx -> {
-            for (int i = 0; i < chains.size(); i++) {
-                restoreIn(tx, chains.get(i), vectors.get(i));
-            }
+            writes.restore(tx, chains, vectors);
             return lasts;
         });
-    }
-
-    private void restoreIn(TransactionContext tx, List<MemoryEntry> chain, List<Double> vector) {
-        MemoryEntry last = chain.get(chain.size() - 1);
-        Scope scope = last.scope();
-        lock(tx, scope, last.key());
-        tx.run("MATCH (v:MemoryVersion " + KEY_PROPS + ") DETACH DELETE v", keyParams(scope, last.key())).consume();
-        List<Map<String, Object>> earlier = new ArrayList<>();
-        for (MemoryEntry version : chain.subList(0, chain.size() - 1)) {
-            Map<String, Object> props = entryProperties(version);
-            props.put("tombstone", false);
-            earlier.add(props);
-        }
-        // each version supersedes the one before it, as retire() leaves them; apply() links the live node to the newest
-        tx.run("UNWIND $versions AS props CREATE (v:MemoryVersion) SET v = props"
-                + " WITH v ORDER BY v.version WITH collect(v) AS chain"
-                + " UNWIND range(1, size(chain) - 1) AS i WITH chain[i] AS newer, chain[i - 1] AS older"
-                + " CREATE (newer)-[:SUPERSEDES]->(older)", Map.of("versions", earlier)).consume();
-        apply(tx, last, new Current(Optional.empty(), 0, ""), vector);
     }
 
     /** Deletes the live entry, leaving a tombstone version. */
@@ -546,8 +485,7 @@ public final class GraphStore implements EntryStore {
                     params).list().isEmpty()) {
                 return false;
             }
-            Current current = current(tx, scope, key);
-            deleteLive(tx, scope, key, current, clock.instant());
+            deleteLive(tx, List.of(new EntryRef(key, scope)));
             return true;
         });
     }
@@ -557,15 +495,21 @@ public final class GraphStore implements EntryStore {
         Objects.requireNonNull(scope, "scope");
         return write("clear the " + scope.id() + " scope", tx -> {
             Map<String, Object> ns = namespace(scope);
-            List<String> keys = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.project = $project"
+            List<EntryRef> refs = tx.run("MATCH (m:Memory) WHERE m.store = $store AND m.project = $project"
                     + " AND m.session = $session AND m.scope = $scope AND m.version > 0"
-                    + " SET m.lock = true REMOVE m.lock RETURN m.key AS key", ns).list(r -> r.get("key").asString());
-            Instant now = clock.instant();
-            for (String key : keys) {
-                deleteLive(tx, scope, key, current(tx, scope, key), now);
-            }
-            return keys.size();
+                    + " SET m.lock = true REMOVE m.lock RETURN m.key AS key", ns)
+                    .list(r -> new EntryRef(r.get("key").asString(), scope));
+            deleteLive(tx, refs);
+            return refs.size();
         });
+    }
+
+    /** Replaces the live entries of {@code refs}, whose nodes are locked, by tombstones; relations go with them. */
+    private void deleteLive(TransactionContext tx, List<EntryRef> refs) {
+        GraphWrites.Plan plan = writes.plan(writes.currents(tx, refs));
+        Instant now = clock.instant();
+        refs.forEach(ref -> plan.delete(ref, now));
+        plan.apply(tx);
     }
 
     /** Erases the session's keys for good, histories included; returns how many were live. */

@@ -30,6 +30,7 @@ import dev.forge.memory.MemoryException;
 import dev.forge.memory.Reindexing;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
+import dev.forge.memory.support.FusionMethod;
 import dev.forge.memory.support.QueryEmbedding;
 import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.SemanticScorer;
@@ -51,9 +52,19 @@ public final class GraphVectors {
     private final String provider;
     private final EmbeddingModel model;
     private final TransactionConfig transactionConfig;
+    private final FusionMethod fusion;
+    private final int rrfK;
+    private final double keywordWeight;
 
-    /** The vectors of {@code graph}'s entries, made by its model (which it must have). */
-    public GraphVectors(GraphStore graph) {
+    /**
+     * The vectors of {@code graph}'s entries, made by its model (which it must have); HYBRID search fuses by
+     * {@code fusion} with {@code rrfK} and {@code keywordWeight} (see {@link SemanticScorer#fuse(SearchRequest, List,
+     * List, FusionMethod, int, double)}).
+     */
+    public GraphVectors(GraphStore graph, FusionMethod fusion, int rrfK, double keywordWeight) {
+        this.fusion = Objects.requireNonNull(fusion, "fusion");
+        this.rrfK = rrfK;
+        this.keywordWeight = keywordWeight;
         this.graph = graph;
         this.driver = graph.driver();
         this.store = graph.storeName();
@@ -319,7 +330,7 @@ public final class GraphVectors {
      * A SEMANTIC or HYBRID search; needs a model. Candidates come from the vector index, fetched in growing numbers
      * until enough visible ones are found; their scores are then computed exactly from the stored vectors and ranked by
      * {@link SemanticScorer}. HYBRID fuses that semantic ranking with this store's keyword ranking ({@link GraphStore#search})
-     * by {@link SemanticScorer}'s reciprocal rank fusion.
+     * by the configured {@link FusionMethod}, as the other providers do.
      */
     public List<Hit> semanticSearch(SearchRequest request) {
         if (!vectorsCurrent) {
@@ -332,7 +343,7 @@ public final class GraphVectors {
             return SemanticScorer.rank(request, List.copyOf(candidates.keySet()), known, candidates::get);
         }
         // Both rankings are fused to a depth of ten times the limit (at least 100): deeper ranks add almost nothing to
-        // reciprocal rank fusion, and reading them all would read the whole index on a large database.
+        // the fused top, and reading them all would read the whole index on a large database.
         int depth = Math.min(SearchRequest.MAX_LIMIT, Math.max(request.limit() * 10, 100));
         SearchRequest semanticOnly = new SearchRequest(request.text(), request.scopes(), SearchMode.SEMANTIC,
                 depth, 0.0, request.filter());
@@ -340,7 +351,7 @@ public final class GraphVectors {
         List<Hit> semantic = SemanticScorer.rank(semanticOnly, List.copyOf(candidates.keySet()), known, candidates::get);
         List<Hit> keyword = graph.search(new SearchRequest(request.text(), request.scopes(), SearchMode.KEYWORD,
                 depth, 0.0, request.filter()));
-        return SemanticScorer.fuse(request, keyword, semantic);
+        return SemanticScorer.fuse(request, keyword, semantic, fusion, rrfK, keywordWeight);
     }
 
     /**
