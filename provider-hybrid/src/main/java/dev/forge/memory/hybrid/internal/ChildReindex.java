@@ -15,8 +15,9 @@ import java.util.Optional;
 /**
  * A hybrid router's reindex: rebuilds the children from the storage. Each child that can reindex itself does (a new
  * embedding model, say), then every entry of this project, this session and the global scope is written to the
- * children where their copy differs, copies the storage does not have are deleted, and the outbox's updates for this
- * router (failed ones included) are dropped, since the rebuild covers them. Progress counts the storage's entries.
+ * children where their copy differs (restored, with the storage's versions and timestamps, where the child can
+ * restore), copies the storage does not have are deleted, and the outbox's updates for this router (failed ones
+ * included) are dropped, since the rebuild covers them. Progress counts the storage's entries.
  */
 public final class ChildReindex implements Reindexing {
 
@@ -61,8 +62,8 @@ public final class ChildReindex implements Reindexing {
                 for (Secondary child : router.secondaries()) {
                     Optional<MemoryEntry> copy = child.provider().get(entry.key(), entry.scope());
                     if (now.isPresent() && (copy.isEmpty() || !ChildCopies.sameContent(copy.get(), now.get()))) {
-                        MemoryEntry e = now.get();
-                        child.provider().set(e.key(), e.value(), e.scope(), e.tags(), e.metadata());
+                        // restored where the child can (the storage's versions and timestamps), else set
+                        router.restoreInChild(child, entry.key(), entry.scope());
                     } else if (now.isEmpty() && copy.isPresent()) {
                         child.provider().delete(entry.key(), entry.scope());
                     }
