@@ -35,12 +35,12 @@ class HybridBatchCrashTest {
                 base.toString(), ready.toString()))
                 .redirectErrorStream(true).redirectOutput(base.resolve("child-output.txt").toFile()).start();
         try {
-            assertThat(ChildJvm.awaitFile(ready, Duration.ofSeconds(120))).as("the child imported three batches").isTrue();
+            assertThat(ChildJvm.awaitFile(ready, Duration.ofMinutes(5))).as("the child imported three batches").isTrue();
             // a SIGKILL at some point of the batch loop: in the storage's batch, the embedding, the child's commit
             Thread.sleep(100 + (long) (Math.random() * 400));
         } finally {
             child.destroyForcibly();
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child is gone").isTrue();
+            assertThat(child.waitFor(5, TimeUnit.MINUTES)).as("the child is gone").isTrue();
         }
 
         try (HybridMemoryProvider router = HybridChildImporter.open(base)) {

@@ -14,7 +14,7 @@ import java.util.Map;
  * The other process of {@link HybridBatchCrashTest}: opens a hybrid router (sqlite storage, vector search with the
  * hashing model) on the base directory given as the first argument and restores batches of {@value #BATCH} new keys
  * ({@code batch-<n>-<i>}) until it is killed. It creates the signal file given as the second argument after its third
- * batch, and gives up by itself after a minute so that it never outlives a failed test for long.
+ * batch, and gives up by itself after ten minutes so that it never outlives a failed test for long.
  */
 public final class HybridChildImporter {
 
@@ -36,7 +36,7 @@ public final class HybridChildImporter {
     public static void main(String[] args) {
         Path base = Path.of(args[0]);
         Path ready = Path.of(args[1]);
-        long deadline = System.nanoTime() + 60_000_000_000L;
+        long deadline = System.nanoTime() + 600_000_000_000L;
         try (HybridMemoryProvider router = open(base)) {
             for (int n = 0; System.nanoTime() < deadline; n++) {
                 List<List<MemoryEntry>> batch = new ArrayList<>();
