@@ -51,6 +51,16 @@ class CommandsTest {
         assertThat(cli.ok("get", "greeting").out()).isEqualTo("hello world\n");
     }
 
+    /** The README's first command stores and finds a memory, and prints the line the README says it prints. */
+    @Test
+    void the_readme_first_command_prints_what_the_readme_says() throws java.io.IOException {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("..", "README.md"));
+        java.util.regex.Matcher said = java.util.regex.Pattern.compile("prints\\s+`([^`]+)`").matcher(readme);
+        assertThat(said.find()).as("README names the line the first command prints").isTrue();
+        cli.ok("set", "greeting", "hello world");
+        assertThat(cli.ok("search", "hello").out()).isEqualTo(said.group(1) + "\n");
+    }
+
     @Test
     void get_prints_a_value_that_ends_with_a_newline_verbatim() {
         cli.ok("set", "k", "two\nlines\n");
