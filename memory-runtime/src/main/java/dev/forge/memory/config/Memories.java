@@ -321,9 +321,21 @@ public final class Memories {
          * @throws dev.forge.memory.BackendUnavailableException if the backend cannot be reached
          */
         public MemoryProvider open() {
+            return open(this::resolve);
+        }
+
+        /**
+         * Opens the provider of the configuration {@code resolver} makes, with this builder's plugins, session, clock and
+         * home: for a host that has its settings from elsewhere than the config files (an application's own properties).
+         *
+         * @param resolver the configuration, given the registry of the providers found (plugins included)
+         * @throws ConfigurationException                       for invalid configuration or an unknown provider
+         * @throws dev.forge.memory.BackendUnavailableException if the backend cannot be reached
+         */
+        public MemoryProvider open(Function<ProviderRegistry, ResolvedConfig> resolver) {
             Plugins loaded = loadPlugins();
             ProviderRegistry registry = registry(loaded);
-            ResolvedConfig resolved = resolve(registry);
+            ResolvedConfig resolved = resolver.apply(registry);
             ProviderContext context = context(resolved, registry);
             // A plugin's own libraries (JDBC drivers, ServiceLoader lookups) look in the context class loader.
             Thread thread = Thread.currentThread();

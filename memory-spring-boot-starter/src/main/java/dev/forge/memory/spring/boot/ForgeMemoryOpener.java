@@ -4,10 +4,8 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.config.ConfigSource;
 import dev.forge.memory.config.Memories;
-import dev.forge.memory.config.Plugins;
 import dev.forge.memory.config.ResolvedConfig;
 import dev.forge.memory.spi.ProviderConfig;
-import dev.forge.memory.spi.ProviderRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -48,21 +46,11 @@ final class ForgeMemoryOpener {
             }
             return builder.open();
         }
-        Plugins plugins = builder.loadPlugins();
-        ProviderRegistry registry = ProviderRegistry.load(plugins.classLoader()).withProblems(plugins.problems());
         Path project = properties.getProjectDirectory().toAbsolutePath().normalize();
         String projectId = properties.getProject() != null ? properties.getProject()
                 : project.getFileName() == null ? "root" : project.getFileName().toString();
         ConfigSource origin = new ConfigSource(ConfigSource.Kind.OVERRIDE_OPTION, Optional.empty(), source);
-        ResolvedConfig resolved = new ResolvedConfig(name, origin, ProviderConfig.of(config, source, CONFIG_PATH), origin,
-                projectId, origin, project, List.of(), Set.of());
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(plugins.classLoader());
-        try {
-            return registry.open(name, builder.context(resolved, registry));
-        } finally {
-            thread.setContextClassLoader(previous);
-        }
+        return builder.open(registry -> new ResolvedConfig(name, origin, ProviderConfig.of(config, source, CONFIG_PATH), origin,
+                projectId, origin, project, List.of(), Set.of()));
     }
 }
