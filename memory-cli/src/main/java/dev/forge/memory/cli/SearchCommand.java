@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -81,13 +82,31 @@ final class SearchCommand implements Callable<Integer> {
                 .tags(tags)
                 .build();
         List<Hit> hits;
+        String none = "No matches for '" + text + "' in " + QueryCommand.names(request.scopes()) + ".";
         try (MemoryProvider memory = cli.open()) {
             hits = memory.search(request);
+            if (hits.isEmpty() && threshold > 0) {
+                none = belowThreshold(memory, request).orElse(none);
+            }
         }
         cli.printResults(hits, "hits", Json::hit,
                 hit -> String.format(Locale.ROOT, "%.3f %s %s", hit.score(), hit.entry().scope().id(), hit.entry().key()),
-                "No matches for '" + text + "' in " + QueryCommand.names(request.scopes()) + ".");
+                none);
         return ExitCodes.OK;
+    }
+
+    /**
+     * What to say when the threshold hid every hit: the best score there was, so that a user who copied a threshold
+     * from an example (seed 004's 0.8 is above what a semantic score of a small local model reaches) sees why.
+     */
+    private Optional<String> belowThreshold(MemoryProvider memory, SearchRequest request) {
+        SearchRequest unfiltered = SearchRequest.builder(text).scopes(request.scopes()).mode(mode).limit(1).threshold(0)
+                .tags(tags).build();
+        return memory.search(unfiltered).stream().findFirst().map(best -> String.format(Locale.ROOT,
+                "No matches for '%s' at or above the threshold %.3f in %s; the best score was %.3f (%s %s). "
+                        + "Scores depend on the mode and the model (docs/RETRIEVAL.md); lower --threshold to see it.",
+                text, threshold, QueryCommand.names(request.scopes()), best.score(), best.entry().scope().id(),
+                best.entry().key()));
     }
 
     private int runBatch() {

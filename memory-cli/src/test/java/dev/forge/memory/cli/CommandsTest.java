@@ -165,6 +165,19 @@ class CommandsTest {
     }
 
     @Test
+    void search_with_a_threshold_above_every_hit_says_the_best_score() {
+        cli.ok("set", "db", "We use SQLite for local state.");
+        double best = Double.parseDouble(cli.ok("search", "sqlite state").out().lines().findFirst().orElseThrow().split(" ")[0]);
+        double above = Math.min(1.0, best + 0.0005);
+        CliHarness.Result result = cli.ok("search", "sqlite state", "--threshold", String.valueOf(above));
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err()).contains("No matches for 'sqlite state' at or above the threshold " + String.format(java.util.Locale.ROOT, "%.3f", above))
+                .contains(String.format(java.util.Locale.ROOT, "the best score was %.3f (project db)", best))
+                .contains("--threshold");
+        assertThat(cli.ok("search", "nothing like it", "--threshold", "0.5").err()).doesNotContain("best score");
+    }
+
+    @Test
     void search_json_gives_key_scope_score_and_entry() {
         cli.ok("set", "db", "We use SQLite for local state.", "--tag", "architecture");
         cli.ok("set", "ui", "The UI is written in React.");
