@@ -212,17 +212,8 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
             if (method == null) {
                 method = FusionMethod.DEFAULT;
             }
-            if (rrfK == null) {
-                rrfK = FusionMethod.DEFAULT_RRF_K;
-            } else if (rrfK < 1) {
-                throw new ConfigurationException("'fusion.rrf_k' must be at least 1, not " + rrfK + ".");
-            }
-            if (keywordWeight == null) {
-                keywordWeight = FusionMethod.DEFAULT_KEYWORD_WEIGHT;
-            } else if (!(keywordWeight > 0 && keywordWeight <= 1)) {
-                throw new ConfigurationException("'fusion.keyword_weight' must be more than 0 and at most 1, not "
-                        + keywordWeight + ".");
-            }
+            rrfK = FusionMethod.rrfK(rrfK, "fusion.rrf_k");
+            keywordWeight = FusionMethod.keywordWeight(keywordWeight, "fusion.keyword_weight");
         }
 
         /** Every setting at its default. */

@@ -80,18 +80,8 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
         if (fusion == null) {
             fusion = FusionMethod.DEFAULT;
         }
-        if (rrfK == null) {
-            rrfK = DEFAULT_RRF_K;
-        } else if (rrfK < 1) {
-            throw new ConfigurationException("'rrf_k' must be at least 1, not " + rrfK + "; " + DEFAULT_RRF_K
-                    + " is the default.");
-        }
-        if (keywordWeight == null) {
-            keywordWeight = DEFAULT_KEYWORD_WEIGHT;
-        } else if (!(keywordWeight > 0 && keywordWeight <= 1)) {
-            throw new ConfigurationException("'keyword_weight' must be more than 0 and at most 1, not " + keywordWeight
-                    + "; 1 weighs both rankings equally.");
-        }
+        rrfK = FusionMethod.rrfK(rrfK, "rrf_k");
+        keywordWeight = FusionMethod.keywordWeight(keywordWeight, "keyword_weight");
         if (overfetch == null) {
             overfetch = DEFAULT_OVERFETCH;
         } else if (overfetch < 1 || overfetch > 100) {
