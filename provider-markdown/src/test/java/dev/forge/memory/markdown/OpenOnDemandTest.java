@@ -123,4 +123,30 @@ class OpenOnDemandTest {
             assertThat(provider.query(Query.of(key, Scope.PROJECT))).containsExactly(byGet);
         }
     }
+
+    /**
+     * Seed 002 ("Write Path"): the agent edits the target {@code .md} file, then commits with git. A provider open on
+     * the repository reads that file only when asked for it, so the next get and query show the edit, and the commit
+     * shows in {@code changedSinceLoad()}.
+     */
+    @Test
+    void a_memory_edited_and_committed_with_git_by_another_tool_is_seen_by_the_next_get() {
+        try (MarkdownMemoryProvider provider = GitRepos.openWithGit(base)) {
+            provider.set("decisions", "Use constructor injection.", Scope.PROJECT);
+            provider.set("preferences", "Short commit messages.", Scope.PROJECT);
+        }
+        Path project = projectDirectory(base);
+        try (MarkdownMemoryProvider provider = GitRepos.openWithGit(base)) {
+            assertThat(provider.get("preferences", Scope.PROJECT)).isPresent();
+            Path file = fileOf(project, "decisions", 1);
+            Stores.writeInPlace(file, Stores.read(file).replace("constructor", "field"));
+            GitRepos.commitAsOtherTool(project, "agent: update decisions", GitRepos.relative(project, file));
+            assertThat(provider.get("decisions", Scope.PROJECT)).map(MemoryEntry::value)
+                    .contains("Use field injection.");
+            assertThat(provider.query(Query.of("*", Scope.PROJECT))).extracting(MemoryEntry::value)
+                    .containsExactlyInAnyOrder("Use field injection.", "Short commit messages.");
+            assertThat(provider.changedSinceLoad().orElseThrow().directories().get(0).committed())
+                    .containsExactly(GitRepos.relative(project, file));
+        }
+    }
 }

@@ -3,7 +3,6 @@ package dev.forge.memory.markdown.internal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,16 +23,26 @@ import java.util.Set;
  */
 final class Admission {
 
+    /** What {@link VersionIds#fingerprintOf} gives for a name that carries no fingerprint. */
+    private static final String NO_FINGERPRINT = "";
+
     private boolean complete;
     private final Set<String> fingerprints = new HashSet<>();
     // Set when something was admitted since the files were last read: the next catch-up reads them.
     private boolean pending;
     // Names of the last listing not admitted then, by the fingerprint they carry ("" for none).
     private final Map<String, List<String>> waiting = new HashMap<>();
+    // The fingerprints admitted since the files were last read, NO_FINGERPRINT with the first.
+    private final Set<String> admittedSince = new HashSet<>();
 
     /** Admits the files of {@code key}. */
     void admit(String key) {
-        if (!complete && fingerprints.add(VersionIds.fingerprint(key))) {
+        String fingerprint = VersionIds.fingerprint(key);
+        if (!complete && fingerprints.add(fingerprint)) {
+            if (fingerprints.size() == 1) {
+                admittedSince.add(NO_FINGERPRINT);
+            }
+            admittedSince.add(fingerprint);
             pending = true;
         }
     }
@@ -67,12 +76,13 @@ final class Admission {
     }
 
     private boolean admitsFingerprint(String fingerprint) {
-        return complete || fingerprint.isEmpty() || fingerprints.contains(fingerprint);
+        return complete || fingerprint.equals(NO_FINGERPRINT) || fingerprints.contains(fingerprint);
     }
 
     /** A new listing of the directory starts: it reads what is admitted, and records the rest with {@link #held}. */
     void listing() {
         waiting.clear();
+        admittedSince.clear();
         pending = false;
     }
 
@@ -85,16 +95,16 @@ final class Admission {
     List<String> takeAdmitted() {
         pending = false;
         List<String> names = new ArrayList<>();
-        if (fingerprints.isEmpty() && !complete) {
-            return names;
-        }
-        for (Iterator<Map.Entry<String, List<String>>> it = waiting.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, List<String>> bucket = it.next();
-            if (admitsFingerprint(bucket.getKey())) {
-                names.addAll(bucket.getValue());
-                it.remove();
+        if (complete) {
+            waiting.values().forEach(names::addAll);
+            waiting.clear();
+        } else {
+            for (String fingerprint : admittedSince) {
+                names.addAll(waiting.getOrDefault(fingerprint, List.of()));
+                waiting.remove(fingerprint);
             }
         }
+        admittedSince.clear();
         return names;
     }
 
