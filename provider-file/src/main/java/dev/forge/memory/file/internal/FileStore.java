@@ -398,20 +398,9 @@ public final class FileStore {
         });
     }
 
+    /** Runs {@code reading} on the index caught up with the journal, under the index read lock. */
     <T> T read(Reading<T> reading) {
-        checkOpen();
-        return Interrupts.deferred(() -> {
-            refresh();
-            indexLock.readLock().lock();
-            try {
-                checkOpen();
-                return reading.run();
-            } catch (IOException e) {
-                throw storage("read", e);
-            } finally {
-                indexLock.readLock().unlock();
-            }
-        });
+        return readWhole(List.of(), reading);
     }
 
     /** Catches up with other writers if the journal changed: one {@code stat} when it did not. */
