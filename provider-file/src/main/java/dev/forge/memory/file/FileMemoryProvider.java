@@ -115,6 +115,11 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         return new FileMemoryProvider(context, config, store);
     }
 
+    /** How many entry files the provider read since it opened; a test seam, to tell that a call read only its key's. */
+    long filesRead() {
+        return store.filesRead();
+    }
+
     /** The store directory (its real path). */
     public Path directory() {
         return store.directory();

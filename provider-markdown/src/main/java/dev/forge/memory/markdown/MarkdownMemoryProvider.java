@@ -97,6 +97,11 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
         return NAME;
     }
 
+    /** How many memory files the provider read since it opened; a test seam, to tell that a call read only its key's. */
+    long filesRead() {
+        return store.filesRead();
+    }
+
     /** The directory of this project's memories. */
     public Path projectDirectory() {
         return store.projectDirectory();

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SeedFilesTest {
 
-    private static final String V1 = "mem_6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
+    static final String V1 = "mem_6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
     private static final String V2 = "mem_a7b8c9d0-1e2f-4a3b-8c4d-5e6f7a8b9c0d";
     private static final String OTHER = "mem_0a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d";
     private static final String USER = "mem_5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9";

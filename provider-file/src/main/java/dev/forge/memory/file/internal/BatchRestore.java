@@ -1,5 +1,6 @@
 package dev.forge.memory.file.internal;
 
+import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.Keys;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
@@ -65,7 +66,7 @@ public final class BatchRestore {
             Namespace namespace = owner.namespace(current.scope());
             String name = Keys.toFileName(current.key());
             owner.fileIndex.reload(namespace, name);
-            if (!owner.holds(namespace, name, chain)) {
+            if (!holds(owner, namespace, name, chain)) {
                 restores.add(new CommitLog.Restore(namespace, chain));
             }
         }
@@ -74,5 +75,20 @@ public final class BatchRestore {
                     ? FileCommits.Recorded.restore(chains.get(0).get(0).key()) : FileCommits.Recorded.restores(chains.size()));
         }
         return null;
+    }
+
+    /** Whether the key already holds exactly {@code chain}, so that restoring it again writes nothing. */
+    private static boolean holds(FileStore owner, Namespace namespace, String name, List<MemoryEntry> chain)
+            throws IOException {
+        MemoryEntry current = chain.get(chain.size() - 1);
+        if (!current.equals(owner.lookup(namespace, name).entry())) {
+            return false;
+        }
+        try {
+            return owner.files.versions(namespace, name, current).equals(chain);
+        } catch (CorruptEntryException e) {
+            // A damaged history file: the restore writes the history again.
+            return false;
+        }
     }
 }

@@ -53,6 +53,8 @@ public final class EntryFiles {
     private final boolean gzip;
     private final boolean fsync;
     private final long maxFileSize;
+    // Entry files read so far; what a test counts to tell that a call read only the files it needs.
+    private final java.util.concurrent.atomic.LongAdder filesRead = new java.util.concurrent.atomic.LongAdder();
 
     /**
      * The entry files of the store in {@code store}.
@@ -147,9 +149,15 @@ public final class EntryFiles {
         return Optional.ofNullable(read(namespace, name, file.get()));
     }
 
+    /** How many entry files this store read since it opened (current entries, not history). */
+    public long filesRead() {
+        return filesRead.sum();
+    }
+
     /** What {@code file} holds, or null if it is gone. */
     private Loaded read(Namespace namespace, String name, Path file) {
         MemoryEntry entry;
+        filesRead.increment();
         try {
             entry = EntryCodec.read(file);
         } catch (EntryCodec.MalformedException e) {

@@ -55,12 +55,24 @@ final class FileIndex {
             }
         }
         for (Namespace namespace : cleared) {
-            rescan(namespace);
+            FileStore.NamespaceIndex space = store.index.get(namespace);
+            if (space.complete) {
+                rescan(namespace);
+            } else {
+                space.forgetAll();
+            }
         }
         for (Map.Entry<Namespace, Set<String>> change : touched.entrySet()) {
+            FileStore.NamespaceIndex space = store.index.get(change.getKey());
             if (!cleared.contains(change.getKey())) {
                 for (String name : change.getValue()) {
-                    reload(change.getKey(), name);
+                    if (space.complete) {
+                        reload(change.getKey(), name);
+                    } else { // read again when asked for
+                        space.entries.remove(name);
+                        space.damaged.remove(name);
+                        space.absent.remove(name);
+                    }
                 }
             }
         }
@@ -70,22 +82,35 @@ final class FileIndex {
         return true;
     }
 
+    /**
+     * Forgets every entry file, so that each is read again when asked for: by key, or all of a namespace by the first
+     * call that needs them all ({@link #complete}). Opening reads none.
+     */
     void rescanAll() throws IOException {
-        for (Namespace namespace : store.index.keySet()) {
-            rescan(namespace);
+        for (FileStore.NamespaceIndex space : store.index.values()) {
+            space.forgetAll();
         }
         store.graph.loadRelations();
+    }
+
+    /** Reads every entry file of the {@code namespaces} whose files are not all in the index yet. */
+    void complete(List<Namespace> namespaces) throws IOException {
+        for (Namespace namespace : namespaces) {
+            if (!store.index.get(namespace).complete) {
+                rescan(namespace);
+            }
+        }
     }
 
     void rescan(Namespace namespace) throws IOException {
         FileStore.NamespaceIndex space = store.index.get(namespace);
         Map<String, Loaded> found = store.files.scan(namespace);
         Map<String, Loaded> wasDamaged = new HashMap<>(space.damaged);
-        space.entries.clear();
-        space.damaged.clear();
+        space.forgetAll();
         for (Map.Entry<String, Loaded> file : found.entrySet()) {
             record(space, file.getKey(), file.getValue(), wasDamaged.containsKey(file.getKey()));
         }
+        space.complete = true;
     }
 
     /** Re-reads one entry file into the store.index: one small read. */
@@ -96,6 +121,11 @@ final class FileIndex {
         space.entries.remove(name);
         space.damaged.remove(name);
         loaded.ifPresent(l -> record(space, name, l, known));
+        if (loaded.isEmpty() && !space.complete) {
+            space.absent.add(name);
+        } else {
+            space.absent.remove(name);
+        }
     }
 
     static void record(FileStore.NamespaceIndex space, String name, Loaded loaded, boolean alreadyReported) {
@@ -115,6 +145,7 @@ final class FileIndex {
         if (space != null) {
             space.entries.put(name, entry);
             space.damaged.remove(name);
+            space.absent.remove(name);
         }
     }
 
@@ -123,6 +154,9 @@ final class FileIndex {
         if (space != null) {
             space.entries.remove(name);
             space.damaged.remove(name);
+            if (!space.complete) {
+                space.absent.add(name);
+            }
         }
     }
 }

@@ -123,7 +123,10 @@ public final class FileRelations {
                     .orElse(false);
         }
         FileStore.NamespaceIndex space = store.index.get(node.namespace());
-        return space != null && space.entries.containsKey(Keys.toFileName(node.key()));
+        if (space == null) {
+            return false;
+        }
+        return store.lookup(node.namespace(), Keys.toFileName(node.key())).entry() != null;
     }
 
     /** The checks of a relate or unrelate call, in the order the provider has always made them. */
@@ -241,7 +244,7 @@ public final class FileRelations {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(direction, "direction");
         Node node = node(entry);
-        return store.read(() -> {
+        return store.readWhole(List.copyOf(store.index.keySet()), () -> {
             checkRelations();
             return relationsOf(node, direction);
         });
@@ -253,7 +256,7 @@ public final class FileRelations {
         Objects.requireNonNull(start, "start");
         Objects.requireNonNull(traversal, "traversal");
         Node node = node(start);
-        return store.read(() -> {
+        return store.readWhole(List.copyOf(store.index.keySet()), () -> {
             checkRelations();
             if (!exists(node)) {
                 return List.of();

@@ -62,10 +62,29 @@ public final class FileStore {
     private record Cursor(String generation, long offset, FileStamp stamp) {
     }
 
-    /** The current entries and damaged files of one visible namespace, by file name. */
+    /**
+     * The current entries and damaged files of one visible namespace, by file name: every file once {@code complete}
+     * (loaded by the first call that needs every entry), else only the files of the keys asked for so far, with the
+     * names found to have no file.
+     */
     static final class NamespaceIndex {
         final Map<String, MemoryEntry> entries = new HashMap<>();
         final Map<String, Loaded> damaged = new HashMap<>();
+        final Set<String> absent = new HashSet<>();
+        boolean complete;
+
+        /** Whether the index can tell what {@code name} holds without reading its file. */
+        boolean knows(String name) {
+            return complete || entries.containsKey(name) || damaged.containsKey(name) || absent.contains(name);
+        }
+
+        /** Forgets every file: the next call that needs them reads them again. */
+        void forgetAll() {
+            entries.clear();
+            damaged.clear();
+            absent.clear();
+            complete = false;
+        }
     }
 
     @FunctionalInterface
@@ -251,6 +270,13 @@ public final class FileStore {
         return global == null ? null : global.directory();
     }
 
+    /** How many entry files this store (and the shared global store, if open) read since it opened. */
+    public long filesRead() {
+        SharedGlobal global = sharedGlobal;
+        FileStore shared = global == null ? null : global.storeIfAny();
+        return files.filesRead() + (shared == null ? 0 : shared.filesRead());
+    }
+
     /** The namespace this store's provider uses for {@code scope}. */
     public Namespace namespace(Scope scope) {
         return namespaces.get(Objects.requireNonNull(scope, "scope"));
@@ -281,15 +307,32 @@ public final class FileStore {
 
     // ---------------------------------------------------------------- reads
 
-    /** What the index holds for {@code key} in {@code scope}, caught up with other writers first. */
+    /**
+     * What the index holds for {@code key} in {@code scope}, caught up with other writers first; the key's file is
+     * read (under the shared store lock, so never in the middle of another writer's change) if the index does not know
+     * it yet.
+     */
     public Lookup lookup(String key, Scope scope) {
         Namespace namespace = namespace(scope);
         String name = Keys.toFileName(key);
-        return read(() -> lookup(namespace, name));
+        Lookup known = read(() -> index.get(namespace).knows(name) ? lookup(namespace, name) : null);
+        return known != null ? known
+                : Interrupts.deferred(() -> caughtUp("read key '" + Keys.abbreviate(key) + "'", () -> lookup(namespace, name)));
     }
 
+    /**
+     * What the index holds for {@code name}, its file read first if the index does not know it: the caller holds the
+     * index write lock then (writers, {@link #caughtUp}), or knows that the index knows it.
+     */
     Lookup lookup(Namespace namespace, String name) {
         NamespaceIndex space = index.get(namespace);
+        if (!space.knows(name)) {
+            try {
+                fileIndex.reload(namespace, name);
+            } catch (IOException e) {
+                throw storage("read the entry file " + name, e);
+            }
+        }
         MemoryEntry entry = space.entries.get(name);
         if (entry != null) {
             return new Lookup(entry, null);
@@ -322,29 +365,42 @@ public final class FileStore {
 
     /** Every current entry of the given scopes this provider can see. */
     public List<MemoryEntry> entries(Set<Scope> scopes) {
-        return read(() -> {
+        List<Namespace> needed = scopes.stream().map(this::namespace).toList();
+        return readWhole(needed, () -> {
             List<MemoryEntry> all = new ArrayList<>();
-            for (Scope scope : scopes) {
-                all.addAll(index.get(namespace(scope)).entries.values());
+            for (Namespace namespace : needed) {
+                all.addAll(index.get(namespace).entries.values());
             }
             return all;
         });
     }
 
-    <T> T read(Reading<T> reading) {
+    /** As {@link #read}, with every file of the {@code needed} namespaces in the index (read now if they were not). */
+    <T> T readWhole(List<Namespace> needed, Reading<T> reading) {
         checkOpen();
         return Interrupts.deferred(() -> {
             refresh();
             indexLock.readLock().lock();
             try {
                 checkOpen();
-                return reading.run();
+                if (needed.stream().allMatch(namespace -> index.get(namespace).complete)) {
+                    return reading.run();
+                }
             } catch (IOException e) {
                 throw storage("read", e);
             } finally {
                 indexLock.readLock().unlock();
             }
+            return caughtUp("read every entry", () -> {
+                fileIndex.complete(needed);
+                return reading.run();
+            });
         });
+    }
+
+    /** Runs {@code reading} on the index caught up with the journal, under the index read lock. */
+    <T> T read(Reading<T> reading) {
+        return readWhole(List.of(), reading);
     }
 
     /** Catches up with other writers if the journal changed: one {@code stat} when it did not. */
@@ -462,20 +518,6 @@ public final class FileStore {
      */
     public MemoryEntry restore(List<MemoryEntry> chain) {
         return BatchRestore.restore(this, List.of(chain)).get(0);
-    }
-
-    /** Whether the key already holds exactly {@code chain}, so that restoring it again writes nothing. */
-    boolean holds(Namespace namespace, String name, List<MemoryEntry> chain) throws IOException {
-        MemoryEntry current = chain.get(chain.size() - 1);
-        if (!current.equals(lookup(namespace, name).entry())) {
-            return false;
-        }
-        try {
-            return files.versions(namespace, name, current).equals(chain);
-        } catch (CorruptEntryException e) {
-            // A damaged history file: the restore writes the history again.
-            return false;
-        }
     }
 
     /**

@@ -32,7 +32,7 @@ final class GlobalMigration {
     /** Moves what it can from {@code project}'s own GLOBAL directory into its shared global store. */
     static void run(FileStore project) {
         Namespace global = project.namespace(Scope.GLOBAL);
-        if (!project.globalApart() || project.read(() -> project.index.get(global).entries.isEmpty())) {
+        if (!project.globalApart() || project.readWhole(List.of(global), () -> project.index.get(global).entries.isEmpty())) {
             return;
         }
         FileStore shared = project.shared();

@@ -46,7 +46,10 @@ public final class StoreDoctor {
                 return List.copyOf(problems);
             }
             problems.addAll(of(shared));
-            problems.addAll(Interrupts.deferred(() -> project.caughtUp("check the store", () -> leftOver(project, shared))));
+            problems.addAll(Interrupts.deferred(() -> project.caughtUp("check the store", () -> {
+                project.fileIndex.complete(List.of(project.namespace(Scope.GLOBAL)));
+                return leftOver(project, shared);
+            })));
         }
         problems.sort(Comparator.comparing(StoreProblem::location).thenComparing(StoreProblem::problem));
         return List.copyOf(problems);
@@ -54,6 +57,7 @@ public final class StoreDoctor {
 
     private static List<StoreProblem> of(FileStore store) {
         return Interrupts.deferred(() -> store.caughtUp("check the store", () -> {
+            store.fileIndex.complete(List.copyOf(store.index.keySet()));
             List<StoreProblem> problems = new ArrayList<>();
             for (Map.Entry<Namespace, FileStore.NamespaceIndex> space : store.index.entrySet()) {
                 for (Loaded damaged : space.getValue().damaged.values()) {

@@ -56,7 +56,7 @@ final class ChainRestore {
         Root root = shelves.root(current.scope());
         String what = "restore key '" + Keys.abbreviate(key) + "'";
         boolean documented = shelves.documented(current.scope(), key);
-        return access.writing(root, what,
+        return access.writing(root, what, shelf, key,
                 head -> "restore " + named(current.scope(), key) + " (" + chain.size() + " versions)", () -> {
             shelf.recheck(key);
             shelf.requireReadableHead(key, what);

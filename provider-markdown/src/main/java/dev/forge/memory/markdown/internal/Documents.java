@@ -141,7 +141,7 @@ final class Documents {
             }
         }
         strays = Map.copyOf(found);
-        racy = !directories.isEmpty() && started - newestDirectory < Shelf.RACY_WINDOW_MILLIS;
+        racy = !directories.isEmpty() && started - newestDirectory < DirectoryTime.RACY_WINDOW_MILLIS;
         return touched;
     }
 
@@ -254,7 +254,7 @@ final class Documents {
                 return true;
             }
         }
-        return racy && System.currentTimeMillis() - newestDirectory >= Shelf.RACY_WINDOW_MILLIS;
+        return racy && System.currentTimeMillis() - newestDirectory >= DirectoryTime.RACY_WINDOW_MILLIS;
     }
 
     private static FileTime modified(Path path) {
@@ -272,7 +272,7 @@ final class Documents {
         }
         directories.put(directory, modified);
         newestDirectory = Math.max(newestDirectory, modified.toMillis());
-        racy |= System.currentTimeMillis() - modified.toMillis() < Shelf.RACY_WINDOW_MILLIS;
+        racy |= System.currentTimeMillis() - modified.toMillis() < DirectoryTime.RACY_WINDOW_MILLIS;
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.forge.memory.markdown.internal;
 
+import dev.forge.memory.InvalidKeyException;
+import dev.forge.memory.Keys;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.support.files.AtomicFiles;
 import java.io.IOException;
@@ -81,5 +83,19 @@ final class FileReads {
         } catch (IOException e) {
             return new Parsed(null, "cannot be read: " + e);
         }
+    }
+
+    /** Why a parsed file cannot be used, or null if it can. */
+    static String problemOf(MemoryFile file, String name) {
+        if (!(file.id() + ".md").equals(name)) {
+            return "its id '" + file.id() + "' does not match the file name: rename the file to " + file.id()
+                    + ".md or fix the id (a copied memory needs a new id)";
+        }
+        try {
+            Keys.validate(file.key());
+        } catch (InvalidKeyException e) {
+            return "its key is not valid: " + e.getMessage();
+        }
+        return null;
     }
 }

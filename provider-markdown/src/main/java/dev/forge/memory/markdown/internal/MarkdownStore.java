@@ -145,6 +145,11 @@ public final class MarkdownStore implements EntryStore {
         return LayeredPaths.isLayered(Objects.requireNonNull(key, "key"));
     }
 
+    /** How many memory files this store read since it opened (documents of the layered layout not counted). */
+    public long filesRead() {
+        return shelves.project.filesRead() + shelves.session.filesRead() + shelves.global.filesRead();
+    }
+
     /** This project's memory directory. */
     public Path projectDirectory() {
         return shelves.projectRoot.directory();
@@ -189,7 +194,7 @@ public final class MarkdownStore implements EntryStore {
         Keys.validate(key);
         Shelf shelf = shelves.shelf(scope);
         String what = "read key '" + Keys.abbreviate(key) + "'";
-        return access.locked(what, () -> {
+        return access.locked(what, shelf, key, () -> {
             shelf.recheckUnreadable(key);
             shelf.requireReadableHead(key, what);
             return Shelves.live(shelf.chain(key));
@@ -203,7 +208,7 @@ public final class MarkdownStore implements EntryStore {
         String key = write.key();
         String what = "write key '" + Keys.abbreviate(key) + "'";
         boolean documented = shelves.documented(write.scope(), key);
-        return access.writing(root, what,
+        return access.writing(root, what, shelf, key,
                 entry -> "set " + named(write.scope(), key) + " (v" + entry.version() + ")", () -> {
             shelf.recheck(key);
             shelf.requireReadableHead(key, what);
@@ -242,7 +247,7 @@ public final class MarkdownStore implements EntryStore {
         Shelf shelf = shelves.shelf(scope);
         Root root = shelves.root(scope);
         String what = "delete key '" + Keys.abbreviate(key) + "'";
-        if (!access.locked(what, () -> {
+        if (!access.locked(what, shelf, key, () -> {
             shelf.recheckUnreadable(key);
             shelf.requireReadableHead(key, what);
             return Shelves.live(shelf.chain(key)).isPresent();
@@ -250,7 +255,7 @@ public final class MarkdownStore implements EntryStore {
             return false; // nothing to do: take no lock, create no directory
         }
         boolean documented = shelves.documented(scope, key);
-        return access.writing(root, what, deleted -> "delete " + named(scope, key), () -> {
+        return access.writing(root, what, shelf, key, deleted -> "delete " + named(scope, key), () -> {
             shelf.recheck(key);
             shelf.requireReadableHead(key, what);
             if (documented) {
@@ -316,14 +321,14 @@ public final class MarkdownStore implements EntryStore {
         Shelf shelf = shelves.shelf(scope);
         Root root = shelves.root(scope);
         String what = "purge key '" + Keys.abbreviate(key) + "'";
-        if (!access.locked(what, () -> {
+        if (!access.locked(what, shelf, key, () -> {
             shelf.recheckUnreadable(key);
             shelf.requireReadableHead(key, what);
             return shelf.chain(key) != null;
         })) {
             return false;
         }
-        return access.writing(root, what, purged -> "purge " + named(scope, key), () -> {
+        return access.writing(root, what, shelf, key, purged -> "purge " + named(scope, key), () -> {
             shelf.recheck(key);
             shelf.requireReadableHead(key, what);
             if (shelf.chain(key) == null) {
@@ -415,7 +420,7 @@ public final class MarkdownStore implements EntryStore {
         Keys.validate(key);
         Shelf shelf = shelves.shelf(scope);
         String what = "read the history of key '" + Keys.abbreviate(key) + "'";
-        return access.locked(what, () -> {
+        return access.locked(what, shelf, key, () -> {
             shelf.recheckUnreadable(key);
             shelf.requireReadableHead(key, what);
             Chain chain = shelf.chain(key);

@@ -1,7 +1,6 @@
 package dev.forge.memory.markdown.internal;
 
 import dev.forge.memory.CorruptEntryException;
-import dev.forge.memory.InvalidKeyException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryException;
 import dev.forge.memory.Scope;
@@ -69,9 +68,10 @@ final class Shelf {
     // An unreadable file is read again only when its size or modification time changes.
     private final Map<String, String> unreadableStamps = new HashMap<>();
     private final long maxFileSize;
-    private FileTime directoryModified;
-    // Set when the directory's time was too close to the clock to trust: a change in the same tick would not show.
-    private boolean racy;
+    private final DirectoryTime time;
+    // Memory files read so far, what a test counts to tell that a call read only the files it needs.
+    private long filesRead;
+    private final Admission admission = new Admission();
 
     Shelf(Scope scope, Path directory, long maxFileSize) {
         this(scope, directory, maxFileSize, null);
@@ -83,6 +83,10 @@ final class Shelf {
         this.directory = directory;
         this.maxFileSize = maxFileSize;
         this.documents = documents;
+        this.time = new DirectoryTime(directory);
+        if (documents != null) {
+            admission.admitAll(); // a document's key is no file name: the layered layout reads every file
+        }
     }
 
     /** The documents the keys show, in the layered layout. */
@@ -215,41 +219,19 @@ final class Shelf {
         return byId.get(id);
     }
 
-    /**
-     * How close to now a directory's modification time may be before it is not trusted: file systems stamp times in
-     * ticks (a few milliseconds on Linux before 6.13, up to 2 seconds on FAT), so a file added in the same tick as
-     * the last scan leaves the time unchanged. Within this window the directory is scanned once more later.
-     */
-    static final long RACY_WINDOW_MILLIS = 2_000;
-
     /** Records that the index is in step with the directory as of its modification time {@code modified}. */
     void directoryScanned(FileTime modified) {
-        directoryModified = modified;
-        racy = modified != null && System.currentTimeMillis() - modified.toMillis() < RACY_WINDOW_MILLIS;
+        time.scanned(modified);
     }
 
-    /**
-     * Whether the directory may have changed since it was scanned: its modification time differs, or the time
-     * recorded was too recent to trust and that window has now passed.
-     */
+    /** Whether the directory (or a document, in the layered layout) may have changed since it was scanned. */
     boolean mayHaveChanged() {
-        if (documents != null && documents.mayHaveChanged()) {
-            return true;
-        }
-        FileTime now = currentDirectoryModified();
-        if (!java.util.Objects.equals(now, directoryModified)) {
-            return true;
-        }
-        return racy && System.currentTimeMillis() - now.toMillis() >= RACY_WINDOW_MILLIS;
+        return documents != null && documents.mayHaveChanged() || time.mayHaveChanged();
     }
 
     /** The directory's modification time now, or null if it does not exist. */
     FileTime currentDirectoryModified() {
-        try {
-            return Files.getLastModifiedTime(directory);
-        } catch (IOException e) {
-            return null;
-        }
+        return time.current();
     }
 
     /**
@@ -270,11 +252,16 @@ final class Shelf {
         if (Files.exists(directory) && !Files.isDirectory(directory)) {
             throw new IOException(directory + " is not a directory");
         }
+        admission.listing();
         if (Files.isDirectory(directory)) {
             try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
                 for (Path path : files) {
                     String name = path.getFileName().toString();
                     if (!MemoryFileCodec.isMemoryFileName(name)) {
+                        continue;
+                    }
+                    if (!admission.admits(name)) {
+                        admission.held(name);
                         continue;
                     }
                     BasicFileAttributes attributes;
@@ -299,11 +286,7 @@ final class Shelf {
                 }
             }
         }
-        // Reading and parsing is most of an open's work, and needs nothing of the index: on several threads.
-        List<FileReads.Parsed> parsed = ParallelReads.map(toRead, listed -> FileReads.parse(listed, maxFileSize));
-        for (int i = 0; i < toRead.size(); i++) {
-            apply(toRead.get(i).path(), toRead.get(i).attributes(), parsed.get(i), touchedKeys);
-        }
+        readAll(toRead, touchedKeys);
         for (String name : new ArrayList<>(byName.keySet())) {
             if (!present.contains(name)) {
                 changed = true;
@@ -322,7 +305,68 @@ final class Shelf {
         return changed;
     }
 
+    /** Admits the files of {@code key} (see {@link Admission}); the next catch-up reads them. */
+    void admit(String key) {
+        admission.admit(key);
+    }
+
+    /** Admits every file; the next catch-up reads those not read yet. */
+    void admitAll() {
+        admission.admitAll();
+    }
+
+    /** Whether every file of the directory is read (as of the last catch-up). */
+    boolean complete() {
+        return admission.complete() && !admission.pending();
+    }
+
+    /** Whether files were admitted that were not read yet. */
+    boolean admissionPending() {
+        return admission.pending();
+    }
+
+    /**
+     * Reads the files the last listing found that were admitted since: while the directory is unchanged, the files
+     * of a key asked for, without listing it again.
+     *
+     * @return whether anything changed
+     */
+    boolean readAdmitted() throws IOException {
+        List<FileReads.Listed> toRead = new ArrayList<>();
+        for (String name : admission.takeAdmitted()) {
+            Path path = directory.resolve(name);
+            try {
+                toRead.add(new FileReads.Listed(path, Files.readAttributes(path, BasicFileAttributes.class,
+                        LinkOption.NOFOLLOW_LINKS)));
+            } catch (NoSuchFileException e) {
+                // removed since the listing, which left the directory's time moved: the next scan agrees
+            }
+        }
+        if (toRead.isEmpty()) {
+            return false;
+        }
+        Set<String> touchedKeys = new HashSet<>();
+        readAll(toRead, touchedKeys);
+        relink(touchedKeys);
+        return true;
+    }
+
+    private void readAll(List<FileReads.Listed> toRead, Set<String> touchedKeys) {
+        // Reading and parsing is most of an open's work, and needs nothing of the index: on several threads.
+        List<FileReads.Parsed> parsed = ParallelReads.map(toRead, listed -> FileReads.parse(listed, maxFileSize));
+        filesRead += toRead.size();
+        for (int i = 0; i < toRead.size(); i++) {
+            apply(toRead.get(i).path(), toRead.get(i).attributes(), parsed.get(i), touchedKeys);
+        }
+    }
+
+    /** How many memory files this shelf read. */
+    long filesRead() {
+        return filesRead;
+    }
+
     private void read(Path path, BasicFileAttributes attributes, Set<String> touchedKeys) {
+        filesRead++;
         apply(path, attributes, FileReads.parse(new FileReads.Listed(path, attributes), maxFileSize), touchedKeys);
     }
 
@@ -341,7 +385,7 @@ final class Shelf {
                 if (derived) {
                     file = Entries.withKey(file, keyless.keyOf(file, byId));
                 }
-                problem = check(file, name);
+                problem = FileReads.problemOf(file, name);
                 if (problem == null) {
                     MemoryEntry entry = Entries.toEntry(file, scope);
                     put(new IndexedFile(path, attributes.size(), attributes.lastModifiedTime(), file, entry), touchedKeys);
@@ -372,7 +416,7 @@ final class Shelf {
         for (Map.Entry<String, String> changed : keyless.changedKeys(byId).entrySet()) {
             IndexedFile known = byId.get(changed.getKey());
             MemoryFile file = Entries.withKey(known.file(), changed.getValue());
-            String problem = check(file, known.name());
+            String problem = FileReads.problemOf(file, known.name());
             if (problem != null) {
                 forget(known.name(), touchedKeys);
                 unreadable.put(known.name(), new StoreProblem(known.path().toString(), problem));
@@ -383,20 +427,6 @@ final class Shelf {
             keyless.added(file.id());
         }
         keyless.settled();
-    }
-
-    /** Why a parsed file cannot be used, or null if it can. */
-    private static String check(MemoryFile file, String name) {
-        if (!(file.id() + ".md").equals(name)) {
-            return "its id '" + file.id() + "' does not match the file name: rename the file to " + file.id()
-                    + ".md or fix the id (a copied memory needs a new id)";
-        }
-        try {
-            Keys.validate(file.key());
-        } catch (InvalidKeyException e) {
-            return "its key is not valid: " + e.getMessage();
-        }
-        return null;
     }
 
     /**
@@ -475,6 +505,7 @@ final class Shelf {
         if (version.entry() != null) {
             return version.entry();
         }
+        filesRead++;
         try {
             MemoryFile file = MemoryFileCodec.parse(AtomicFiles.readAtMost(version.path(), Math.toIntExact(maxFileSize)),
                     version.name(), version.modified().toInstant());
@@ -649,18 +680,6 @@ final class Shelf {
         return restored != null ? restored : file;
     }
 
-    /** What an unreadable version file with {@code id} holds back, for doctor: nothing, or a key. */
-    private String heldBackNote(String id) {
-        if (!VersionIds.fingerprinted(id) || superseded().contains(id)) {
-            return "";
-        }
-        List<String> keys = new TreeMap<>(stored).keySet().stream().filter(key -> VersionIds.mayBelongTo(id, key))
-                .map(key -> "'" + Keys.abbreviate(key) + "'").toList();
-        return "; it may be the newest version of " + (keys.isEmpty() ? "a memory with no other version here"
-                : (keys.size() == 1 ? "key " : "one of the keys ") + String.join(", ", keys))
-                + ", which is not served, and not written to, until the file is repaired or moved out of " + directory;
-    }
-
     /**
      * What unfinished restores left: versions whose head was never written, and versions a written head replaced
      * but that were not removed. Only a crashed restore leaves them, so a writer holding the lock may remove them.
@@ -674,27 +693,6 @@ final class Shelf {
 
     /** What is wrong here: unreadable files, then broken chains, in a stable order. */
     List<StoreProblem> problems() {
-        List<StoreProblem> problems = new ArrayList<>();
-        unreadable.forEach((name, problem) -> problems.add(new StoreProblem(problem.location(), problem.problem()
-                + heldBackNote(idOf(name)))));
-        new TreeMap<>(unfinished).forEach((key, pending) -> {
-            for (IndexedFile version : pending) {
-                problems.add(new StoreProblem(directory + " (key '" + Keys.abbreviate(key) + "', "
-                        + scope.name().toLowerCase(Locale.ROOT) + ")", version.name() + " (version "
-                        + version.file().version() + ") belongs to a restore that did not finish (its head "
-                        + version.file().committedBy().orElseThrow() + " was never written); it is ignored, and "
-                        + "removed by the next write to this directory"));
-            }
-        });
-        new TreeMap<>(stored).forEach((key, chain) -> {
-            for (String problem : chain.problems()) {
-                problems.add(new StoreProblem(directory + " (key '" + Keys.abbreviate(key) + "', "
-                        + scope.name().toLowerCase(Locale.ROOT) + ")", problem));
-            }
-        });
-        if (documents != null) {
-            problems.addAll(documents.problems());
-        }
-        return problems;
+        return ShelfProblems.of(scope, directory, unreadable, unfinished, stored, documents, superseded());
     }
 }

@@ -26,6 +26,8 @@ final class StoreAccess {
     private volatile boolean closed;
     // The roots whose leftover temporary files this provider removed, at its first write to each.
     private final Set<Root> cleaned = new HashSet<>();
+    // The roots whose restore leftovers this provider removed with every file read: no write needs to look again.
+    private final Set<Root> tidied = new HashSet<>();
 
     StoreAccess(String provider, Shelves shelves, VersionFiles files) {
         this.provider = provider;
@@ -44,13 +46,30 @@ final class StoreAccess {
         }
     }
 
-    /** Runs {@code work} holding the index lock, after bringing the index in step with the disk. */
+    /**
+     * Runs {@code work} holding the index lock, after bringing the index in step with the disk, every file of every
+     * directory read.
+     */
     <T> T locked(String what, Supplier<T> work) {
+        return locked(what, null, null, work);
+    }
+
+    /**
+     * Runs {@code work}, which reads or writes only {@code key} in {@code shelf}, holding the index lock, after
+     * bringing the index in step with the disk: of the files not read yet, only that key's are read (see
+     * {@link Admission}).
+     */
+    <T> T locked(String what, Shelf shelf, String key, Supplier<T> work) {
         checkOpen();
         return Interrupts.deferred(() -> {
             lock.lock();
             try {
                 checkOpen();
+                if (shelf == null) {
+                    shelves.byLookup().forEach(Shelf::admitAll);
+                } else {
+                    shelf.admit(key);
+                }
                 catchUp(what);
                 return work.get();
             } finally {
@@ -65,16 +84,28 @@ final class StoreAccess {
      * way, with {@code what}), still holding the lock.
      */
     <T> T writing(Root root, String what, Function<? super T, String> commit, IoWork<T> work) {
-        return locked(what, () -> {
+        return writing(root, what, null, null, commit, work);
+    }
+
+    /**
+     * As {@link #writing(Root, String, Function, IoWork)}, for {@code work} that reads and writes only {@code key} in
+     * {@code shelf}: of the files not read yet, only that key's are read.
+     */
+    <T> T writing(Root root, String what, Shelf shelf, String key, Function<? super T, String> commit,
+            IoWork<T> work) {
+        return locked(what, shelf, key, () -> {
             try (StoreLock.Held held = root.exclusive()) {
                 root.beginWrite();
-                boolean first = cleaned.add(root);
-                if (first) {
+                if (cleaned.add(root)) {
                     files.removeTemporaryFiles(root);
                 }
                 catchUp(what);
-                if (first) {
-                    files.removeRestoreLeftovers(root); // after the catch-up: found by reading the chains
+                if (!tidied.contains(root)) {
+                    // After the catch-up: found by reading the chains, so only those of the keys read so far.
+                    files.removeRestoreLeftovers(root);
+                    if (shelves.under(root).stream().allMatch(Shelf::complete)) {
+                        tidied.add(root);
+                    }
                 }
                 T result;
                 try {
@@ -113,7 +144,7 @@ final class StoreAccess {
      */
     private static boolean catchUp(Root root, Shelf... shelves) throws IOException {
         boolean announced = root.changedGeneration() != null;
-        if (!announced && Arrays.stream(shelves).noneMatch(Shelf::mayHaveChanged)) {
+        if (!announced && Arrays.stream(shelves).noneMatch(s -> s.mayHaveChanged() || s.admissionPending())) {
             return false;
         }
         try (StoreLock.Held held = root.sharedIfPresent()) {
@@ -122,6 +153,8 @@ final class StoreAccess {
             for (Shelf shelf : shelves) {
                 if (announced || shelf.mayHaveChanged()) {
                     changed |= shelf.scan();
+                } else if (shelf.admissionPending()) {
+                    changed |= shelf.readAdmitted(); // the last listing still holds: no need to list again
                 }
             }
             root.seen(generation);

@@ -62,6 +62,12 @@ final class VersionIds {
                 FINGERPRINT_CHARS);
     }
 
+    /** The fingerprint {@code id} names (see {@link #fingerprint}), or the empty string if it names none. */
+    static String fingerprintOf(String id) {
+        return fingerprinted(id) ? id.substring(MemoryFileCodec.ID_PREFIX.length(),
+                MemoryFileCodec.ID_PREFIX.length() + FINGERPRINT_CHARS) : "";
+    }
+
     /** The first 32 bits of the SHA-256 of {@code key}, as the first eight characters of an id's UUID. */
     static String fingerprint(String key) {
         return HexFormat.of().formatHex(sha256(key), 0, FINGERPRINT_CHARS / 2).toLowerCase(Locale.ROOT);
