@@ -143,8 +143,15 @@ public final class PgDatabase implements AutoCloseable {
 
     /** The {@link MemoryException} for {@code e}, raised while trying to {@code what}. */
     public MemoryException error(String what, SQLException e) {
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
-        String detail = mask(e.getMessage());
+        // The pool's timeout wraps the driver's last error, which says why (login, SSL, refused connection).
+        SQLException cause = e;
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                cause = sql;
+            }
+        }
+        String state = cause.getSQLState() == null ? "" : cause.getSQLState();
+        String detail = mask(cause == e ? e.getMessage() : cause.getMessage());
         if (state.startsWith("28")) {
             return new ConfigurationException("PostgreSQL at " + endpoint.address() + " refused the login"
                     + (user == null ? "" : " of user '" + user + "'") + " (" + detail + "): correct 'username' and "
