@@ -27,7 +27,7 @@ public record Endpoint(String host, int port, String database, String user, Stri
     /** The port PostgreSQL listens on unless told otherwise. */
     public static final int DEFAULT_PORT = 5432;
 
-    private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(postgres(?:ql)?://[^:/@\\s]*:)[^@\\s]*(@)");
+    private static final Pattern URL_PASSWORD = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://[^:/@\\s]*:)[^@\\s]*(@)");
     private static final Pattern PARAM_PASSWORD = Pattern.compile("(?i)([?&]password=)[^&\\s]*");
 
     /** Copies the parameters. */
@@ -122,7 +122,7 @@ public record Endpoint(String host, int port, String database, String user, Stri
         return address() + "/" + database;
     }
 
-    /** {@code text} with any password in a PostgreSQL URL in it replaced by {@code ****}. */
+    /** {@code text} with the password of any URL in it ({@code scheme://user:password@}, {@code ?password=}) replaced by {@code ****}. */
     public static String mask(String text) {
         if (text == null) {
             return null;

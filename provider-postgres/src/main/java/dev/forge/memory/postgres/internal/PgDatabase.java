@@ -12,6 +12,7 @@ import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,9 +38,12 @@ public final class PgDatabase implements AutoCloseable {
     private final String user;
     private final String password;
     private final String ssl;
+    private final Properties direct;
 
-    private PgDatabase(HikariDataSource pool, Endpoint endpoint, String schema, String user, String password, String ssl) {
+    private PgDatabase(HikariDataSource pool, Endpoint endpoint, String schema, String user, String password, String ssl,
+            Properties direct) {
         this.ssl = ssl;
+        this.direct = direct;
         this.pool = pool;
         this.endpoint = endpoint;
         this.schema = schema;
@@ -55,28 +59,40 @@ public final class PgDatabase implements AutoCloseable {
         Endpoint endpoint = Endpoint.parse(config.url());
         String user = config.username() != null && !config.username().isBlank() ? config.username() : endpoint.user();
         String password = config.password() != null ? config.password() : endpoint.password();
+        Properties properties = new Properties();
+        properties.putAll(endpoint.parameters());
+        properties.setProperty("sslmode", config.ssl().id());
+        properties.setProperty("ApplicationName", "forge-memory");
+        long timeout = config.connectTimeout().toMillis();
+        properties.setProperty("connectTimeout", String.valueOf(Math.max(1, timeout / 1000)));
+        properties.setProperty("loginTimeout", String.valueOf(Math.max(1, timeout / 1000)));
+        properties.setProperty("currentSchema", config.schema());
         HikariConfig hikari = new HikariConfig();
         hikari.setPoolName("forge-memory-postgres-" + POOLS.incrementAndGet());
         hikari.setJdbcUrl(endpoint.jdbcUrl());
         hikari.setDriverClassName("org.postgresql.Driver");
-        endpoint.parameters().forEach(hikari::addDataSourceProperty);
+        hikari.setDataSourceProperties(properties);
         if (user != null) {
             hikari.setUsername(user);
         }
         if (password != null) {
             hikari.setPassword(password);
         }
-        hikari.addDataSourceProperty("sslmode", config.ssl().id());
-        hikari.addDataSourceProperty("ApplicationName", "forge-memory");
-        long timeout = config.connectTimeout().toMillis();
-        hikari.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, timeout / 1000)));
         hikari.setConnectionTimeout(timeout);
         hikari.setMaximumPoolSize(config.poolSize());
         // Connections are made when work needs them, so that many providers on one server hold few idle ones.
         hikari.setMinimumIdle(0);
         hikari.setInitializationFailTimeout(-1);
-        hikari.setSchema(config.schema());
-        return new PgDatabase(new HikariDataSource(hikari), endpoint, config.schema(), user, password, config.ssl().id());
+        Properties direct = new Properties();
+        direct.putAll(properties);
+        if (user != null) {
+            direct.setProperty("user", user);
+        }
+        if (password != null) {
+            direct.setProperty("password", password);
+        }
+        return new PgDatabase(new HikariDataSource(hikari), endpoint, config.schema(), user, password, config.ssl().id(),
+                direct);
     }
 
     /** Where this database is: {@code host:port/database}. */
@@ -98,6 +114,27 @@ public final class PgDatabase implements AutoCloseable {
     public <T> T read(String what, Work<T> work) {
         try (Connection connection = pool.getConnection()) {
             return work.run(connection);
+        } catch (SQLException e) {
+            throw error(what, e);
+        }
+    }
+
+    /**
+     * Runs {@code work} in one transaction on a connection of its own, outside the pool: the pool waits up to
+     * {@code connect_timeout} for a connection whatever the reason it cannot get one, and a refused login or a missing
+     * database should say so at once.
+     */
+    public <T> T writeDirectly(String what, Work<T> work) {
+        try (Connection connection = new org.postgresql.Driver().connect(endpoint.jdbcUrl(), direct)) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException | Error e) {
+                rollback(connection, e);
+                throw e;
+            }
         } catch (SQLException e) {
             throw error(what, e);
         }

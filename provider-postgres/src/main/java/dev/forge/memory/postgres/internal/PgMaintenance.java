@@ -25,7 +25,7 @@ public final class PgMaintenance {
      * transaction: the first connection to the server, so a server that is down fails here.
      */
     public static void prepare(PgDatabase database, PgDocuments documents) {
-        database.write("open the store", connection -> {
+        database.writeDirectly("open the store", connection -> {
             PgSchema.migrate(connection, database.schema(), database.describe());
             documents.apply(connection, database.describe());
             return null;
