@@ -126,15 +126,7 @@ public final class PgDatabase implements AutoCloseable {
      */
     public <T> T writeDirectly(String what, Work<T> work) {
         try (Connection connection = new org.postgresql.Driver().connect(endpoint.jdbcUrl(), direct)) {
-            connection.setAutoCommit(false);
-            try {
-                T result = work.run(connection);
-                connection.commit();
-                return result;
-            } catch (SQLException | RuntimeException | Error e) {
-                rollback(connection, e);
-                throw e;
-            }
+            return inTransaction(connection, work);
         } catch (SQLException e) {
             throw error(what, e);
         }
@@ -147,21 +139,26 @@ public final class PgDatabase implements AutoCloseable {
     public <T> T write(String what, Work<T> work) {
         for (int attempt = 1; ; attempt++) {
             try (Connection connection = pool.getConnection()) {
-                connection.setAutoCommit(false);
-                try {
-                    T result = work.run(connection);
-                    connection.commit();
-                    return result;
-                } catch (SQLException | RuntimeException | Error e) {
-                    rollback(connection, e);
-                    throw e;
-                }
+                return inTransaction(connection, work);
             } catch (SQLException e) {
                 if (attempt < ATTEMPTS && retryable(e)) {
                     continue;
                 }
                 throw error(what, e);
             }
+        }
+    }
+
+    /** Runs {@code work} in a transaction on {@code connection}: committed when it returns, rolled back when it throws. */
+    private static <T> T inTransaction(Connection connection, Work<T> work) throws SQLException {
+        connection.setAutoCommit(false);
+        try {
+            T result = work.run(connection);
+            connection.commit();
+            return result;
+        } catch (SQLException | RuntimeException | Error e) {
+            rollback(connection, e);
+            throw e;
         }
     }
 

@@ -11,6 +11,7 @@ import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.support.GraphWalker;
+import dev.forge.memory.support.SqlParameters;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -140,7 +141,7 @@ public final class PgGraph {
     private List<Relation> relations(Connection connection, PgSql.Bound sql) throws SQLException {
         List<Relation> relations = new ArrayList<>();
         try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-            PgSql.bind(statement, sql.parameters());
+            SqlParameters.bind(statement, sql.parameters());
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
                     relations.add(relation(rows));

@@ -4,6 +4,7 @@ import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.support.KeywordScorer;
+import dev.forge.memory.support.SqlParameters;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -22,6 +23,9 @@ final class PgSearch {
 
     /** The most query words searched for: more add little but cost a term each. */
     static final int MAX_TERMS = 64;
+
+    /** Rows read past the limit, so that hits tied with the last one are ordered by the contract, not the database. */
+    static final int TIE_MARGIN = 64;
 
     private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
             .thenComparing(h -> h.entry().ref());
@@ -53,10 +57,16 @@ final class PgSearch {
         PgSql.namespaces(request.scopes(), store.project(), store.session(), sql, parameters);
         sql.append(")");
         PgSql.filter(request.filter(), sql, parameters);
+        if (request.filter().metadata().isEmpty()) {
+            // The SQL applies the whole filter, so the best rows are the best hits: read only those, with a margin for
+            // ties the Java order (key by UTF-16) may settle differently from PostgreSQL's (by code point).
+            sql.append(" ORDER BY rank DESC, e.key LIMIT ?");
+            parameters.add(Math.min(Integer.MAX_VALUE, (long) request.limit() + TIE_MARGIN));
+        }
         List<Hit> hits = store.database().read("search for '" + abbreviate(request.text()) + "'", connection -> {
             List<Hit> found = new ArrayList<>();
             try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
-                PgSql.bind(statement, parameters);
+                SqlParameters.bind(statement, parameters);
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         Optional<MemoryEntry> entry = store.readable(rows, 1);

@@ -6,8 +6,6 @@ import dev.forge.memory.KeyPattern;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
 import dev.forge.memory.Traversal;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,21 +29,6 @@ final class PgSql {
     }
 
     private PgSql() {
-    }
-
-    static void bind(PreparedStatement statement, List<Object> parameters) throws SQLException {
-        for (int i = 0; i < parameters.size(); i++) {
-            Object parameter = parameters.get(i);
-            if (parameter instanceof String text) {
-                statement.setString(i + 1, text);
-            } else if (parameter instanceof Long number) {
-                statement.setLong(i + 1, number);
-            } else if (parameter instanceof Integer number) {
-                statement.setInt(i + 1, number);
-            } else {
-                throw new IllegalArgumentException("unexpected parameter type " + parameter.getClass());
-            }
-        }
     }
 
     /** The candidates of {@code query}: entries of its scopes narrowed by key, tags and string metadata equality. */
@@ -96,7 +79,10 @@ final class PgSql {
         }
     }
 
-    /** Conditions that only narrow: each tag filter, and equality on string metadata (what index(field) serves). */
+    /**
+     * Conditions that narrow to the filter's matches: tags and times exactly; equality on string metadata (what
+     * index(field) serves) to a superset, as the text of a field may equal the string while its JSON value is a number.
+     */
     static void filter(Filter filter, StringBuilder sql, List<Object> parameters) {
         for (String tag : filter.tags()) {
             sql.append(" AND EXISTS (SELECT 1 FROM tags t WHERE t.entry_id = e.id AND t.tag = ?)");
@@ -108,13 +94,14 @@ final class PgSql {
                 parameters.add(text);
             }
         }
+        // a filter's instants are whole milliseconds, as stored
         filter.updatedAfter().ifPresent(after -> {
             sql.append(" AND e.updated_at > ?");
-            parameters.add(after.toEpochMilli() - 1);
+            parameters.add(after.toEpochMilli());
         });
         filter.updatedBefore().ifPresent(before -> {
             sql.append(" AND e.updated_at < ?");
-            parameters.add(before.toEpochMilli() + 1);
+            parameters.add(before.toEpochMilli());
         });
     }
 

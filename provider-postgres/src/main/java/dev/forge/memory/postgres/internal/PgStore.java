@@ -11,6 +11,7 @@ import dev.forge.memory.Scope;
 import dev.forge.memory.support.EntryJson;
 import dev.forge.memory.support.EntryStore;
 import dev.forge.memory.support.EntryWrite;
+import dev.forge.memory.support.SqlParameters;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -396,7 +397,7 @@ public final class PgStore implements EntryStore {
         List<MemoryEntry> rows = database.read("run the query '" + query.pattern() + "'", connection -> {
             List<MemoryEntry> read = new ArrayList<>();
             try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-                PgSql.bind(statement, sql.parameters());
+                SqlParameters.bind(statement, sql.parameters());
                 try (ResultSet results = statement.executeQuery()) {
                     while (results.next()) {
                         readable(results, 1).ifPresent(read::add);
