@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
@@ -79,10 +80,21 @@ record Ns(String project, String session, Scope scope) {
         }
     }
 
-    /** Takes the namespace locks shared, then the key locks, each in ascending order, until the transaction ends. */
+    /**
+     * Takes the namespace locks shared, then the key locks, each in ascending order, until the transaction ends: one
+     * statement, one round trip.
+     */
     static void lockKeys(Connection connection, Collection<Long> namespaces, Collection<Long> keys) throws SQLException {
-        lock(connection, "SELECT pg_advisory_xact_lock_shared(?)", new TreeSet<>(namespaces));
-        lock(connection, "SELECT pg_advisory_xact_lock(?)", new TreeSet<>(keys));
+        List<Long> ids = new ArrayList<>(new TreeSet<>(namespaces));
+        int shared = ids.size();
+        ids.addAll(new TreeSet<>(keys));
+        try (PreparedStatement statement = connection.prepareStatement("SELECT count(CASE WHEN i <= ?"
+                + " THEN pg_advisory_xact_lock_shared(id) ELSE pg_advisory_xact_lock(id) END)"
+                + " FROM (SELECT id, i FROM unnest(?::bigint[]) WITH ORDINALITY AS t(id, i) ORDER BY i) locks")) {
+            statement.setInt(1, shared);
+            statement.setArray(2, connection.createArrayOf("bigint", ids.toArray()));
+            statement.executeQuery().close();
+        }
     }
 
     /** Takes the namespace lock exclusively until the transaction ends. */

@@ -25,7 +25,7 @@ final class PgSearch {
     static final int MAX_TERMS = 64;
 
     /** Rows read past the limit, so that hits tied with the last one are ordered by the contract, not the database. */
-    static final int TIE_MARGIN = 64;
+    static final int TIE_MARGIN = 16;
 
     private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
             .thenComparing(h -> h.entry().ref());
@@ -58,9 +58,10 @@ final class PgSearch {
         sql.append(")");
         PgSql.filter(request.filter(), sql, parameters);
         if (request.filter().metadata().isEmpty()) {
-            // The SQL applies the whole filter, so the best rows are the best hits: read only those, with a margin for
-            // ties the Java order (key by UTF-16) may settle differently from PostgreSQL's (by code point).
-            sql.append(" ORDER BY rank DESC, e.key LIMIT ?");
+            // The SQL applies the whole filter, so the best rows are the best hits, in the contract's order but where
+            // tied keys differ by a character above U+FFFF against one in U+E000-U+FFFF (UTF-16 order against code
+            // point order): a margin of rows covers those.
+            sql.append(" ORDER BY rank DESC, e.key, CASE e.scope WHEN 'session' THEN 0 WHEN 'project' THEN 1 ELSE 2 END LIMIT ?");
             parameters.add(Math.min(Integer.MAX_VALUE, (long) request.limit() + TIE_MARGIN));
         }
         List<Hit> hits = store.database().read("search for '" + abbreviate(request.text()) + "'", connection -> {

@@ -9,6 +9,7 @@ import dev.forge.memory.Traversal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -48,15 +49,40 @@ final class PgSql {
                 parameters.add(pattern.tagName());
             }
             default -> {
+                // a key range, which the (…, key COLLATE "C") index serves; starts_with would scan the namespace
                 String prefix = pattern.literalPrefix();
                 if (prefix != null && !prefix.isEmpty()) {
-                    sql.append(" AND starts_with(e.key, ?)");
+                    sql.append(" AND e.key >= ?");
                     parameters.add(prefix);
+                    successor(prefix).ifPresent(above -> {
+                        sql.append(" AND e.key < ?");
+                        parameters.add(above);
+                    });
                 }
             }
         }
         filter(query.filter(), sql, parameters);
         return new Bound(sql.toString(), List.copyOf(parameters));
+    }
+
+    /**
+     * The least string above every string that starts with {@code prefix}, in code point order (the order of UTF-8 bytes,
+     * which collation "C" compares): the prefix with its last code point raised by one, or, where that is the highest
+     * code point, the same for the prefix without it; empty when every code point is the highest.
+     */
+    static Optional<String> successor(String prefix) {
+        int[] points = prefix.codePoints().toArray();
+        for (int i = points.length - 1; i >= 0; i--) {
+            int next = points[i] + 1;
+            if (next == Character.MIN_SURROGATE) {
+                next = Character.MAX_SURROGATE + 1;
+            }
+            if (next <= Character.MAX_CODE_POINT) {
+                points[i] = next;
+                return Optional.of(new String(points, 0, i + 1));
+            }
+        }
+        return Optional.empty();
     }
 
     /** {@code (ns1) OR (ns2) ...} over the scopes given. */

@@ -191,17 +191,19 @@ public final class PgStore implements EntryStore {
 
     /** Writes {@code entry} over what {@code current} says is stored, and appends it to the history. */
     void apply(Connection connection, Ns ns, MemoryEntry entry, Current current) throws SQLException {
-        storeLive(connection, ns, entry, current);
-        insertVersions(connection, ns, List.of(entry));
+        long id = storeLive(connection, ns, entry, current);
+        insertTags(connection, List.of(id), List.of(entry));
+        insertVersions(connection, List.of(entry));
     }
 
-    /** Makes {@code entry} the live row of its key: an update keeps the row id, and so the relations. */
-    private void storeLive(Connection connection, Ns ns, MemoryEntry entry, Current current) throws SQLException {
+    /**
+     * Makes {@code entry} the live row of its key, without its tags: an update keeps the row id, and so the relations,
+     * and drops the old tags. Returns the row id.
+     */
+    private long storeLive(Connection connection, Ns ns, MemoryEntry entry, Current current) throws SQLException {
         String tags = EntryJson.tags(entry.tags());
         String metadata = EntryJson.metadata(entry.metadata());
-        long id;
         if (current.live()) {
-            id = current.id();
             try (PreparedStatement update = connection.prepareStatement("UPDATE entries SET value = ?, tags = ?,"
                     + " metadata = ?, created_at = ?, updated_at = ?, version = ?, document = " + PgDocuments.DOCUMENT
                     + " WHERE id = ?")) {
@@ -212,49 +214,61 @@ public final class PgStore implements EntryStore {
                 update.setLong(5, entry.updatedAt().toEpochMilli());
                 update.setLong(6, entry.version());
                 int next = documents.bind(update, 7, entry);
-                update.setLong(next, id);
+                update.setLong(next, current.id());
                 update.executeUpdate();
             }
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM tags WHERE entry_id = ?")) {
-                delete.setLong(1, id);
+                delete.setLong(1, current.id());
                 delete.executeUpdate();
             }
-        } else {
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO entries (project, session, scope,"
-                    + " key, value, tags, metadata, created_at, updated_at, version, document) VALUES (?, ?, ?, ?, ?, ?, ?,"
-                    + " ?, ?, ?, " + PgDocuments.DOCUMENT + ") RETURNING id")) {
-                int next = ns.bind(insert, 1);
-                insert.setString(next++, entry.key());
-                insert.setBytes(next++, PgRows.value(entry.value()));
-                insert.setString(next++, tags);
-                insert.setString(next++, metadata);
-                insert.setLong(next++, entry.createdAt().toEpochMilli());
-                insert.setLong(next++, entry.updatedAt().toEpochMilli());
-                insert.setLong(next++, entry.version());
-                documents.bind(insert, next, entry);
-                try (ResultSet rows = insert.executeQuery()) {
-                    rows.next();
-                    id = rows.getLong(1);
-                }
+            return current.id();
+        }
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO entries (project, session, scope,"
+                + " key, value, tags, metadata, created_at, updated_at, version, document) VALUES (?, ?, ?, ?, ?, ?, ?,"
+                + " ?, ?, ?, " + PgDocuments.DOCUMENT + ") RETURNING id")) {
+            int next = ns.bind(insert, 1);
+            insert.setString(next++, entry.key());
+            insert.setBytes(next++, PgRows.value(entry.value()));
+            insert.setString(next++, tags);
+            insert.setString(next++, metadata);
+            insert.setLong(next++, entry.createdAt().toEpochMilli());
+            insert.setLong(next++, entry.updatedAt().toEpochMilli());
+            insert.setLong(next++, entry.version());
+            documents.bind(insert, next, entry);
+            try (ResultSet rows = insert.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
             }
         }
-        if (!entry.tags().isEmpty()) {
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO tags (tag, entry_id) VALUES (?, ?)")) {
-                for (String tag : entry.tags()) {
+    }
+
+    /** Inserts the tags of each entry under its row id, one batch for all. */
+    private static void insertTags(Connection connection, List<Long> ids, List<MemoryEntry> entries) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO tags (tag, entry_id) VALUES (?, ?)")) {
+            boolean any = false;
+            for (int i = 0; i < ids.size(); i++) {
+                for (String tag : entries.get(i).tags()) {
                     insert.setString(1, tag);
-                    insert.setLong(2, id);
+                    insert.setLong(2, ids.get(i));
                     insert.addBatch();
+                    any = true;
                 }
+            }
+            if (any) {
                 insert.executeBatch();
             }
         }
     }
 
-    private static void insertVersions(Connection connection, Ns ns, List<MemoryEntry> versions) throws SQLException {
+    /** Appends {@code versions} (of any keys) to their keys' histories, one batch for all. */
+    private void insertVersions(Connection connection, List<MemoryEntry> versions) throws SQLException {
+        if (versions.isEmpty()) {
+            return;
+        }
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO versions (project, session, scope, key,"
                 + " version, value, tags, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (MemoryEntry entry : versions) {
-                int next = ns.bind(insert, 1);
+                int next = ns(entry.scope()).bind(insert, 1);
                 insert.setString(next++, entry.key());
                 insert.setLong(next++, entry.version());
                 insert.setBytes(next++, PgRows.value(entry.value()));
@@ -294,18 +308,41 @@ public final class PgStore implements EntryStore {
             }
             Ns.lockKeys(connection, namespaces, keys);
             List<MemoryEntry> restored = new ArrayList<>(chains.size());
+            List<Long> ids = new ArrayList<>();
+            List<MemoryEntry> pending = new ArrayList<>();
+            List<MemoryEntry> versions = new ArrayList<>();
+            Set<EntryRef> seen = new java.util.HashSet<>();
             for (List<MemoryEntry> chain : chains) {
                 MemoryEntry last = chain.get(chain.size() - 1);
+                if (!seen.add(last.ref())) {
+                    // a key again in one batch: what the earlier chain wrote must be in place before this one replaces it
+                    flush(connection, ids, pending, versions);
+                }
                 Ns ns = ns(last.scope());
                 Current current = current(connection, ns, last.key());
-                deleteKeyRows(connection, "versions", ns, last.key());
-                deleteKeyRows(connection, "tombstones", ns, last.key());
-                storeLive(connection, ns, last, current);
-                insertVersions(connection, ns, chain);
+                if (current.revision() != 0) {
+                    // New ids for the new rows: the revision changes, so a transaction that read the key fails its commit.
+                    deleteKeyRows(connection, "versions", ns, last.key());
+                    deleteKeyRows(connection, "tombstones", ns, last.key());
+                }
+                ids.add(storeLive(connection, ns, last, current));
+                pending.add(last);
                 restored.add(last);
+                versions.addAll(chain);
             }
+            flush(connection, ids, pending, versions);
             return List.copyOf(restored);
         });
+    }
+
+    /** Writes the batch's pending tags and versions, one round trip each, and empties the lists. */
+    private void flush(Connection connection, List<Long> ids, List<MemoryEntry> pending, List<MemoryEntry> versions)
+            throws SQLException {
+        insertTags(connection, ids, pending);
+        insertVersions(connection, versions);
+        ids.clear();
+        pending.clear();
+        versions.clear();
     }
 
     private static int deleteKeyRows(Connection connection, String table, Ns ns, String key) throws SQLException {
