@@ -1,6 +1,7 @@
 package dev.forge.memory.postgres;
 
 import dev.forge.memory.Capability;
+import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.Hit;
 import dev.forge.memory.Limits;
 import dev.forge.memory.SearchMode;
@@ -76,10 +77,18 @@ public final class PostgresMemoryProvider extends StoreBackedMemoryProvider {
     public static PostgresMemoryProvider open(ProviderContext context, PostgresConfig config) {
         Objects.requireNonNull(context, "context");
         Objects.requireNonNull(config, "config");
-        PgDatabase database = PgDatabase.open(config);
+        PgDatabase database;
+        try {
+            database = PgDatabase.open(config);
+        } catch (ConfigurationException e) {
+            throw located(context, e);
+        }
         PgDocuments documents = new PgDocuments(config.language(), config.searchFields());
         try {
             PgMaintenance.prepare(database, documents);
+        } catch (ConfigurationException e) {
+            database.close();
+            throw located(context, e);
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -87,6 +96,18 @@ public final class PostgresMemoryProvider extends StoreBackedMemoryProvider {
         PgStore store = new PgStore(NAME, database, context.clock(), context.projectId(), context.sessionId(),
                 Limits.DEFAULT, documents);
         return new PostgresMemoryProvider(store, config, context);
+    }
+
+    /** {@code e} saying which file and block it is about (a hybrid router's {@code storage} block, for one). */
+    private static ConfigurationException located(ProviderContext context, ConfigurationException e) {
+        String source = context.config().source();
+        String block = context.config().path();
+        if (source == null || source.isBlank()) {
+            return e;
+        }
+        String field = e.field().map(f -> block == null || block.isBlank() ? f : block + "." + f).orElse(block);
+        return new ConfigurationException(source + (block == null || block.isBlank() ? "" : " (" + block + ")") + ": "
+                + e.getMessage(), source, field, e);
     }
 
     @Override

@@ -102,7 +102,8 @@ public record Endpoint(String host, int port, String database, String user, Stri
 
     private static ConfigurationException invalid(String url, String why) {
         return new ConfigurationException("'url' is " + mask(url) + ", which the postgres provider cannot use: " + why
-                + ". Write postgresql://user:password@host:5432/database or jdbc:postgresql://host:5432/database.");
+                + ". Write postgresql://user:password@host:5432/database or jdbc:postgresql://host:5432/database.",
+                null, "url", null);
     }
 
     /** The JDBC URL of this endpoint, without login or password (they go to the driver as properties). */
