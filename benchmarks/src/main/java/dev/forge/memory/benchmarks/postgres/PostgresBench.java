@@ -1,7 +1,5 @@
 package dev.forge.memory.benchmarks.postgres;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
@@ -15,10 +13,8 @@ import dev.forge.memory.postgres.PostgresMemoryProvider;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.transfer.ImportResult;
 import dev.forge.memory.transfer.Importer;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,9 +23,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -57,7 +51,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 5)
 public class PostgresBench {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS = "e.id, e.key, e.scope, e.value, e.tags, e.metadata, e.created_at, e.updated_at, e.version";
     private static final String NAMESPACE = "e.project = ? AND e.session = '' AND e.scope = 'project'";
 
@@ -451,18 +444,7 @@ public class PostgresBench {
     @Warmup(iterations = 2)
     @Measurement(iterations = 5)
     public int bulk_import_baseline(Imports imports) throws IOException, SQLException {
-        List<SqliteData.Item> items = new ArrayList<>(imports.records);
-        try (BufferedReader lines = Files.newBufferedReader(imports.export, StandardCharsets.UTF_8)) {
-            lines.readLine(); // the header
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                JsonNode record = JSON.readTree(line);
-                List<String> tags = new ArrayList<>();
-                record.get("tags").forEach(tag -> tags.add(tag.asText()));
-                Map<String, Object> metadata = new LinkedHashMap<>();
-                record.get("metadata").fields().forEachRemaining(field -> metadata.put(field.getKey(), field.getValue().asLong()));
-                items.add(new SqliteData.Item(record.get("key").asText(), record.get("value").asText(), tags, metadata));
-            }
-        }
+        List<SqliteData.Item> items = SqliteData.readExport(imports.export, imports.records);
         insertAll(imports.baseline, items);
         return items.size();
     }
