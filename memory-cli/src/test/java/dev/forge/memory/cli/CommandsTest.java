@@ -296,7 +296,7 @@ class CommandsTest {
                 .containsPattern("(?m)^vector\\s+keyword_search, semantic_search, reindex, restore$")
                 .contains("module: ").doesNotContain("Problems:");
         JsonNode providers = json("providers");
-        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "hybrid", "in-memory", "markdown", "relational", "sqlite", "vector");
+        assertThat(texts(providers.path("providers"), "name")).containsExactly("file", "hybrid", "in-memory", "markdown", "postgres", "relational", "sqlite", "vector");
         JsonNode file = providers.path("providers").get(0);
         assertThat(texts(file.path("capabilities"), "")).containsExactly("keyword_search", "graph", "transactions", "history", "restore");
         assertThat(file.path("description").asText()).contains("JSON file per memory");

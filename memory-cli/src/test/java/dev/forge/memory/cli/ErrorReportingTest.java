@@ -293,7 +293,7 @@ class ErrorReportingTest {
         CliHarness.Result text = cli.run("--memory-provider", "sqlitee", "config");
         assertThat(text.exitCode()).as(text.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(text.out()).contains("provider: sqlitee    (from --memory-provider)").contains("session:  cli")
-                .contains("providers found: file, hybrid, in-memory, markdown, relational, sqlite");
+                .contains("providers found: file, hybrid, in-memory, markdown, postgres, relational, sqlite");
         assertOneErrorLine(text);
         assertThat(text.err()).contains("No memory provider named 'sqlitee'").contains("Found: file, hybrid, in-memory, markdown");
 
@@ -302,7 +302,7 @@ class ErrorReportingTest {
         assertThat(json.exitCode()).as(json.toString()).isEqualTo(ExitCodes.CONFIGURATION);
         assertThat(json.json().path("provider").asText()).isEqualTo("sqlitee");
         assertThat(json.json().path("providerAvailable").asBoolean(true)).isFalse();
-        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"hybrid\",\"in-memory\",\"markdown\",\"relational\",\"sqlite\",\"vector\"]");
+        assertThat(json.json().path("providersFound").toString()).isEqualTo("[\"file\",\"hybrid\",\"in-memory\",\"markdown\",\"postgres\",\"relational\",\"sqlite\",\"vector\"]");
         assertOneErrorLine(json);
 
         JsonNode available = cli.run("config", "--json", "--memory-provider", "file").json();

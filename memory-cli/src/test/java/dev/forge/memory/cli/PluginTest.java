@@ -255,7 +255,7 @@ class PluginTest {
         JsonNode listing = cli.ok("providers", "--json").json();
         List<String> names = new ArrayList<>();
         listing.path("providers").forEach(p -> names.add(p.path("name").asText()));
-        assertThat(names).containsExactly("echo-plugin", "file", "hybrid", "in-memory", "markdown", "relational", "sqlite", "vector");
+        assertThat(names).containsExactly("echo-plugin", "file", "hybrid", "in-memory", "markdown", "postgres", "relational", "sqlite", "vector");
         JsonNode echo = listing.path("providers").get(0);
         assertThat(echo.path("module").asText()).isEqualTo(jar.toString());
         assertThat(echo.path("description").asText()).isEqualTo("A test plugin over an in-memory store.");

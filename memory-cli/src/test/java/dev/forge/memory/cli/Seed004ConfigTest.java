@@ -1,6 +1,7 @@
 package dev.forge.memory.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,26 +83,36 @@ class Seed004ConfigTest {
     }
 
     @Test
-    void relational_block_with_a_postgresql_url_says_postgresql_is_not_available_and_what_to_use() {
+    void relational_block_with_a_postgresql_url_opens_postgres_and_says_when_the_server_is_unreachable() {
+        assumeTrue(closed(5432), "something listens on localhost:5432, so the seed's URL reaches a server");
         cli.projectConfig(seed("relational-provider.yaml"));
-        String err = cli.fails(ExitCodes.CONFIGURATION, "set", "k", "v").err();
-        assertThat(err).contains("PostgreSQL is not available in this release").contains("sqlite")
+        String err = cli.fails(ExitCodes.BACKEND, "set", "k", "v").err();
+        assertThat(err).contains("PostgreSQL at localhost:5432 is not reachable").contains("Start the server")
                 .doesNotContain(":pass@");
     }
 
     @Test
-    void hybrid_block_takes_the_file_cache_and_stops_at_the_postgresql_storage() {
+    void hybrid_block_takes_the_file_cache_and_stops_at_the_postgresql_storage_url_with_an_ellipsis() {
         cli.projectConfig(seed("hybrid-provider.yaml"));
         String err = cli.fails(ExitCodes.CONFIGURATION, "set", "k", "v").err();
-        assertThat(err).contains("PostgreSQL is not available in this release").contains("storage");
+        assertThat(err).contains("postgresql://user:password@host:5432/database").contains("storage");
     }
 
     @Test
-    void global_default_block_in_the_user_file_stops_at_the_postgresql_storage() {
+    void global_default_block_in_the_user_file_opens_postgres_on_port_5432() {
+        assumeTrue(closed(5432), "something listens on localhost:5432");
         cli.userConfig(seed("global-default.yaml"));
-        String err = cli.fails(ExitCodes.CONFIGURATION, "set", "k", "v").err();
-        assertThat(err).contains("PostgreSQL is not available in this release")
-                .contains(cli.forgeHome.resolve("config.yaml").toString());
+        String err = cli.fails(ExitCodes.BACKEND, "set", "k", "v").err();
+        assertThat(err).contains("PostgreSQL at localhost:5432 is not reachable");
+    }
+
+    private static boolean closed(int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress("localhost", port), 2000);
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     @Test

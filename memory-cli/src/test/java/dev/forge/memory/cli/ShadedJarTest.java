@@ -102,7 +102,7 @@ class ShadedJarTest {
             names.add(p.path("name").asText());
             assertThat(p.path("module").asText()).isEqualTo(JAR.toString());
         });
-        assertThat(names).containsExactly("file", "hybrid", "in-memory", "markdown", "relational", "sqlite", "vector");
+        assertThat(names).containsExactly("file", "hybrid", "in-memory", "markdown", "postgres", "relational", "sqlite", "vector");
     }
 
     @Test

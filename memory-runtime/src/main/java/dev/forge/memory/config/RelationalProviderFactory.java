@@ -14,22 +14,24 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The provider named {@value #NAME}: seed 004's name for the relational store, which in this release is the embedded
- * {@value #EMBEDDED} provider. It lives here, beside discovery, rather than as an alias of the sqlite factory, because
- * what it opens depends on the {@code url} (a later release routes PostgreSQL URLs to a server provider), and as a
- * factory of the registry it works wherever a provider is named, a router's child included.
+ * The provider named {@value #NAME}: seed 004's name for the relational store. It lives here, beside discovery, rather
+ * than as an alias of one provider, because what it opens depends on the {@code url}, and as a factory of the registry
+ * it works wherever a provider is named, a router's child included.
  *
- * <p>{@code url} left out, a file path, {@code sqlite:PATH}, {@code sqlite:///PATH} or {@code jdbc:sqlite:PATH}:
- * the {@value #EMBEDDED} provider on that file (its {@code path}); the block's other keys are the sqlite provider's
- * own. A PostgreSQL URL ({@code postgresql://}, {@code postgres://}, {@code jdbc:postgresql:}) is refused with what to
- * use meanwhile, and so are the server-only keys {@code pool_size} and {@code ssl} on an embedded store.
+ * <p>A PostgreSQL URL ({@code postgresql://}, {@code postgres://}, {@code jdbc:postgresql:}): the {@value #SERVER}
+ * provider, given the whole block (its {@code url}, {@code pool_size}, {@code ssl} and other keys are its own).
+ * {@code url} left out, a file path, {@code sqlite:PATH}, {@code sqlite:///PATH} or {@code jdbc:sqlite:PATH}: the
+ * {@value #EMBEDDED} provider on that file (its {@code path}); the block's other keys are the sqlite provider's own, and
+ * the server-only keys {@code pool_size} and {@code ssl} are refused there.
  */
 public final class RelationalProviderFactory implements MemoryProviderFactory {
 
     /** The name config selects this provider by. */
     public static final String NAME = "relational";
-    /** The provider that serves it in this release. */
+    /** The provider that serves it without a server URL. */
     public static final String EMBEDDED = "sqlite";
+    /** The provider that serves it with a PostgreSQL URL. */
+    public static final String SERVER = "postgres";
 
     private static final List<String> SERVER_KEYS = List.of("pool_size", "ssl");
     private static final Pattern POSTGRES = Pattern.compile("(?i)(jdbc:)?postgres(ql)?:.*");
@@ -47,25 +49,31 @@ public final class RelationalProviderFactory implements MemoryProviderFactory {
 
     @Override
     public String description() {
-        return "Seed 004's relational store: the embedded sqlite provider on the file 'url' names (PostgreSQL is not in"
-                + " this release).";
+        return "Seed 004's relational store: the postgres provider for a postgresql:// or jdbc:postgresql: 'url', else"
+                + " the embedded sqlite provider on the file 'url' names.";
     }
 
     @Override
     public List<Setting> settings() {
-        return List.of(Setting.of("url", "string", ".forge/memory.db", "the database file: a path, sqlite:PATH or "
+        return List.of(Setting.of("url", "string", ".forge/memory.db", "a PostgreSQL server (postgresql://user:password@"
+                + "host:5432/db; the postgres provider's keys go beside it) or a database file: a path, sqlite:PATH or "
                 + "jdbc:sqlite:PATH, relative to the project directory; the sqlite provider's keys go beside it"));
     }
 
     /**
-     * Opens the {@value #EMBEDDED} provider on the file {@code url} names.
+     * Opens the {@value #SERVER} provider for a PostgreSQL {@code url}, else the {@value #EMBEDDED} provider on the file
+     * {@code url} names.
      *
-     * @throws ConfigurationException for a PostgreSQL or other server URL, {@code url} beside {@code path}, a server-only
-     *                                key, or a missing sqlite provider
+     * @throws ConfigurationException for another server URL, {@code url} beside {@code path}, a server-only key on a
+     *                                file, or a missing provider jar
      */
     @Override
     public MemoryProvider open(ProviderContext context) {
         ProviderConfig config = context.config();
+        Object server = config.values().get("url");
+        if (server != null && POSTGRES.matcher(String.valueOf(server).strip()).matches()) {
+            return provider(context, SERVER, "provider-postgres").open(context);
+        }
         Map<String, Object> own = new LinkedHashMap<>(config.values());
         Object url = own.remove("url");
         if (url != null) {
@@ -80,33 +88,31 @@ public final class RelationalProviderFactory implements MemoryProviderFactory {
                 .toList();
         if (!serverKeys.isEmpty()) {
             throw new ConfigurationException(config.source() + ": " + String.join(" and ", serverKeys) + " apply to a "
-                    + "database server, and the relational store of this release is embedded SQLite, one file with no "
-                    + "connections to pool or encrypt: remove " + (serverKeys.size() == 1 ? "it" : "them") + ".",
+                    + "database server, and without a postgresql:// 'url' the relational store is embedded SQLite, one file with"
+                    + " no connections to pool or encrypt: remove " + (serverKeys.size() == 1 ? "it" : "them")
+                    + ", or give the server's postgresql:// 'url'.",
                     config.source(), config.path() + "." + SERVER_KEYS.stream().filter(own::containsKey).findFirst().orElseThrow(), null);
         }
         ProviderConfig translated = ProviderConfig.of(own, config.source(), config.path()).withSecretPaths(config.secretPaths());
-        MemoryProviderFactory embedded;
+        return provider(context, EMBEDDED, "provider-sqlite").open(context.withConfig(translated));
+    }
+
+    /** The factory of {@code name}, or the sentence naming the jar to add. */
+    private static MemoryProviderFactory provider(ProviderContext context, String name, String jar) {
+        ProviderConfig config = context.config();
         try {
-            embedded = context.registry().factory(EMBEDDED);
+            return context.registry().factory(name);
         } catch (UnknownProviderException e) {
-            throw new ConfigurationException(config.source() + ": the '" + NAME + "' provider is the embedded '" + EMBEDDED
-                    + "' provider, which is not installed: add the provider-sqlite jar to the class path (or .forge/plugins).",
+            throw new ConfigurationException(config.source() + ": the '" + NAME + "' provider here is the '" + name
+                    + "' provider, which is not installed: add the " + jar + " jar to the class path (or .forge/plugins).",
                     config.source(), "memory.provider", e);
         }
-        return embedded.open(context.withConfig(translated));
     }
 
     /** The file a {@code url} names, or the sentence saying why it names none. */
     private static String path(ProviderConfig config, String url) {
         String field = config.path() + ".url";
         String shown = config.isSecret("url") ? "(not shown: it looks like a secret)" : ResolvedConfig.maskUrlPassword(url);
-        if (POSTGRES.matcher(url).matches()) {
-            throw new ConfigurationException(config.source() + ": '" + field + "' names a PostgreSQL server " + shown
-                    + ", and PostgreSQL is not available in this release: until a later release adds it, leave 'url' out"
-                    + " (or give a file path) to keep memories in the embedded relational store, SQLite (.forge/memory.db),"
-                    + " or name 'provider: sqlite'; 'forge-memory migrate' moves them to PostgreSQL then.",
-                    config.source(), field, null);
-        }
         String lower = url.toLowerCase(Locale.ROOT);
         String path;
         if (lower.startsWith("jdbc:sqlite:")) {
@@ -117,8 +123,8 @@ public final class RelationalProviderFactory implements MemoryProviderFactory {
             path = url.substring("sqlite:".length());
         } else if (SCHEME.matcher(url).matches()) {
             throw new ConfigurationException(config.source() + ": '" + field + "' is " + shown + ", and the relational "
-                    + "store of this release is embedded SQLite: give a file path, sqlite:PATH or jdbc:sqlite:PATH (or"
-                    + " leave 'url' out for .forge/memory.db).", config.source(), field, null);
+                    + "store is PostgreSQL or embedded SQLite: give postgresql://user:password@host:5432/database, a file path,"
+                    + " sqlite:PATH or jdbc:sqlite:PATH (or leave 'url' out for .forge/memory.db).", config.source(), field, null);
         } else {
             path = url;
         }

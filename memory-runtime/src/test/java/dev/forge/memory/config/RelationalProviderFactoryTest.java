@@ -32,15 +32,16 @@ class RelationalProviderFactoryTest {
     }
 
     @Test
-    void a_postgresql_url_says_it_is_not_available_and_what_to_use_masking_the_password() throws IOException {
+    void a_postgresql_url_selects_the_postgres_provider_and_names_its_jar_when_missing_masking_the_password()
+            throws IOException {
         for (String url : new String[] {"postgresql://user:pass@localhost:5432/forge", "jdbc:postgresql://h/db", "postgres://h/db"}) {
             ConfigurationException e = opening("  config:\n    url: \"" + url + "\"\n    pool_size: 10\n");
-            assertThat(e).hasMessageContaining("PostgreSQL is not available in this release")
-                    .hasMessageContaining("memory.config.url").hasMessageContaining("sqlite").hasMessageNotContaining(":pass@");
-            assertThat(e.field()).contains("memory.config.url");
+            assertThat(e).hasMessageContaining("'postgres' provider").hasMessageContaining("provider-postgres")
+                    .hasMessageNotContaining("pass");
+            assertThat(e.field()).contains("memory.provider");
         }
-        assertThat(opening("  config:\n    url: ${DB_SECRET_URL}\n")).hasMessageContaining("PostgreSQL")
-                .hasMessageNotContaining("pw").hasMessageContaining("not shown");
+        assertThat(opening("  config:\n    url: ${DB_SECRET_URL}\n")).hasMessageContaining("provider-postgres")
+                .hasMessageNotContaining("pw");
     }
 
     @Test

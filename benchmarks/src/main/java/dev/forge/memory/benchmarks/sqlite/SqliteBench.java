@@ -1,7 +1,5 @@
 package dev.forge.memory.benchmarks.sqlite;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.forge.memory.Hit;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
@@ -14,9 +12,7 @@ import dev.forge.memory.sqlite.SqliteConfig;
 import dev.forge.memory.sqlite.SqliteMemoryProvider;
 import dev.forge.memory.transfer.ImportResult;
 import dev.forge.memory.transfer.Importer;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,9 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -53,8 +47,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
 public class SqliteBench {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final String GET = "SELECT e.id, e.key, e.scope, e.value, e.tags, e.metadata, e.created_at,"
             + " e.updated_at, e.version FROM entries e WHERE e.project = ? AND e.session = ? AND e.scope = ? AND e.key = ?";
@@ -393,18 +385,7 @@ public class SqliteBench {
     @Warmup(iterations = 2)
     @Measurement(iterations = 5)
     public int bulk_import_baseline(Imports imports) throws IOException, SQLException {
-        List<SqliteData.Item> items = new ArrayList<>(imports.records);
-        try (BufferedReader lines = Files.newBufferedReader(imports.export, StandardCharsets.UTF_8)) {
-            lines.readLine(); // the header
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                JsonNode record = JSON.readTree(line);
-                List<String> tags = new ArrayList<>();
-                record.get("tags").forEach(tag -> tags.add(tag.asText()));
-                Map<String, Object> metadata = new LinkedHashMap<>();
-                record.get("metadata").fields().forEachRemaining(field -> metadata.put(field.getKey(), field.getValue().asLong()));
-                items.add(new SqliteData.Item(record.get("key").asText(), record.get("value").asText(), tags, metadata));
-            }
-        }
+        List<SqliteData.Item> items = SqliteData.readExport(imports.export, imports.records);
         SqliteData.insertAll(imports.baseline, items);
         return items.size();
     }

@@ -162,6 +162,26 @@ public final class SqliteData {
         }
     }
 
+    /**
+     * Reads a JSON Lines export as {@link #writeExport} writes it, with Jackson, as a raw import loop would: the
+     * baselines' half of the bulk import measures.
+     */
+    public static List<Item> readExport(Path file, int expected) throws IOException {
+        List<Item> items = new ArrayList<>(expected);
+        try (java.io.BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            lines.readLine(); // the header
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                com.fasterxml.jackson.databind.JsonNode record = JSON.readTree(line);
+                List<String> tags = new ArrayList<>();
+                record.get("tags").forEach(tag -> tags.add(tag.asText()));
+                Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+                record.get("metadata").fields().forEachRemaining(field -> metadata.put(field.getKey(), field.getValue().asLong()));
+                items.add(new Item(record.get("key").asText(), record.get("value").asText(), tags, metadata));
+            }
+        }
+        return items;
+    }
+
     /** Writes {@code items} as a forge-memory JSON Lines export (header, then one entry a line at version 1). */
     public static void writeExport(Path file, List<Item> items) {
         String at = Instant.ofEpochMilli(CREATED).toString();
