@@ -38,6 +38,19 @@ public final class GraphTransactions extends TransactionBackend<String> {
         return Snapshot.of(current.live(), current.lastVersion(), current.revision());
     }
 
+    /** Every key in one statement ({@link GraphWrites#currents}), one round trip however many keys. */
+    @Override
+    public List<Snapshot<String>> readAll(List<EntryRef> refs) {
+        Map<EntryRef, GraphStore.Current> currents = store.readOnce("read " + refs.size() + " keys in a transaction",
+                runner -> store.writes().currents(runner, refs));
+        List<Snapshot<String>> snapshots = new ArrayList<>(refs.size());
+        for (EntryRef ref : refs) {
+            GraphStore.Current current = currents.get(ref);
+            snapshots.add(Snapshot.of(current.live(), current.lastVersion(), current.revision()));
+        }
+        return snapshots;
+    }
+
     /**
      * Locks, reads and checks every touched key, then applies the changes, each step one statement for all keys
      * ({@link GraphWrites}); a key changed more than once adds a round of statements per extra change.
