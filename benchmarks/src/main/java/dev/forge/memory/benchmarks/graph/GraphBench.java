@@ -310,7 +310,7 @@ public class GraphBench {
     static final String WRITE_UNWIND = "UNWIND $rows AS r"
             + " MERGE (m:Memory {store: $store, project: $project, session: '', scope: 'project', key: r.key})"
             + " SET m.value = r.value, m.tags = r.tags, m.tagText = r.tagText, m.metadata = r.metadata,"
-            + " m.createdAt = $now, m.updatedAt = $now, m.version = 1";
+            + " m.searchText = r.searchText, m.createdAt = $now, m.updatedAt = $now, m.version = 1";
 
     /** New keys for each write operation (the same on both sides), so that every operation creates 1,000 entries. */
     private String writeKey(long op, int i) {
@@ -370,8 +370,11 @@ public class GraphBench {
     private void unwind(long op) {
         List<Map<String, Object>> rows = new ArrayList<>(WRITES);
         for (int i = 0; i < WRITES; i++) {
-            rows.add(Map.of("key", writeKey(op, i), "value", "Write " + i + " of the benchmark.", "tags", List.of("bench"),
-                    "tagText", "bench", "metadata", "{\"n\":" + i + "}"));
+            String key = writeKey(op, i);
+            String value = "Write " + i + " of the benchmark.";
+            // searchText: what the provider's full-text index reads (key, tags and value), so both sides index alike
+            rows.add(Map.of("key", key, "value", value, "tags", List.of("bench"), "tagText", "bench",
+                    "searchText", key + "\nbench\n" + value, "metadata", "{\"n\":" + i + "}"));
         }
         Map<String, Object> params = Map.of("store", store, "project", PROJECT, "now", System.currentTimeMillis(), "rows", rows);
         try (Session session = driver.session(SessionConfig.defaultConfig())) {

@@ -53,7 +53,8 @@ final class GraphWrites {
     /** Turns each live node into a version at the head of its key's chain, as {@code GraphStore}'s layout says. */
     private static final String RETIRE = "UNWIND $keys AS k MATCH (m:Memory " + keyOf("k") + ") WHERE m.version > 0"
             + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false"
-            + " WITH m, p FOREACH (x IN [x IN keys(p) WHERE x STARTS WITH 'embedding' OR x = 'zeroVector'] | REMOVE p[x])"
+            + " WITH m, p FOREACH (x IN [x IN keys(p) WHERE x STARTS WITH 'embedding'"
+            + " OR x IN ['zeroVector', 'searchText', 'searchFields']] | REMOVE p[x])"
             + " WITH m, p OPTIONAL MATCH (m)-[s:SUPERSEDES]->(older:MemoryVersion)"
             + " FOREACH (o IN CASE WHEN older IS NULL THEN [] ELSE [older] END | CREATE (p)-[:SUPERSEDES]->(o))"
             + " DELETE s CREATE (m)-[:SUPERSEDES]->(p)";
@@ -83,7 +84,8 @@ final class GraphWrites {
         this.write = "UNWIND $rows AS r MERGE (m:Memory " + keyOf("r") + ")"
                 + " SET m.value = r.value, m.tags = r.tags, m.tagText = r.tagText, m.metadata = r.metadata,"
                 + " m.createdAt = r.createdAt, m.updatedAt = r.updatedAt, m.version = r.version, m.rev = r.rev,"
-                + " m.snapshot = r.snapshot, m.embeddingModel = $embeddingModel"
+                + " m.snapshot = r.snapshot, m.embeddingModel = $embeddingModel, m.searchText = r.searchText,"
+                + " m.searchFields = $searchFields"
                 + (graph.model() == null ? "" : ", m." + graph.vectorProperty() + " = r.embedding")
                 + " WITH m, r" + GraphStore.REMOVE_OTHER_VECTORS
                 + " WITH m, r WHERE r.head IS NOT NULL"
@@ -271,6 +273,7 @@ final class GraphWrites {
             Map<String, Object> row = graph.entryProperties(entry);
             row.put("embedding", vector);
             row.put("head", head);
+            row.put("searchText", graph.searchText().text(entry));
             writes.add(row);
         }
 
@@ -283,6 +286,7 @@ final class GraphWrites {
                 params.put("rows", writes);
                 params.put("embeddingModel", graph.model() == null ? null : graph.model().fingerprint());
                 params.put("vectorProperty", graph.model() == null ? "" : graph.vectorProperty());
+                params.put("searchFields", GraphKeywordSearch.fieldsKey(graph.searchText()));
                 tx.run(write, params).consume();
             }
             if (!tombstones.isEmpty()) {
