@@ -452,8 +452,7 @@ public final class GraphStore implements EntryStore {
         List<Double> vector = embedding(write.toEntry(Optional.empty(), clock.instant()));
         EntryRef ref = new EntryRef(write.key(), write.scope());
         return write("store " + describe(write.key(), write.scope()), tx -> {
-            writes.lock(tx, List.of(ref));
-            Current current = writes.current(tx, ref);
+            Current current = writes.lockAndRead(tx, List.of(ref)).get(ref);
             MemoryEntry entry = write.toEntry(current.live(), current.lastVersion(), clock.instant());
             GraphWrites.Plan plan = writes.plan(Map.of(ref, current));
             plan.set(entry, vector);

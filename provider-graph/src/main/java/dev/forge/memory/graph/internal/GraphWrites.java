@@ -50,6 +50,15 @@ final class GraphWrites {
             + " key: k.key, version: last})"
             + " RETURN k.i AS i, m, last, h.rev AS head";
 
+    /** {@link #LOCK} and {@link #CURRENTS} in one statement: a commit's first round trip. */
+    private static final String LOCK_AND_READ = LOCK
+            + " WITH k, CASE WHEN m.version > 0 THEN m END AS m"
+            + " OPTIONAL MATCH (v:MemoryVersion " + keyOf("k") + ")"
+            + " WITH k, m, max(v.version) AS last"
+            + " OPTIONAL MATCH (h:MemoryVersion {store: k.store, project: k.project, session: k.session, scope: k.scope,"
+            + " key: k.key, version: last})"
+            + " RETURN k.i AS i, m, last, h.rev AS head";
+
     /** Turns each live node into a version at the head of its key's chain, as {@code GraphStore}'s layout says. */
     private static final String RETIRE = "UNWIND $keys AS k MATCH (m:Memory " + keyOf("k") + ") WHERE m.version > 0"
             + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false"
@@ -118,6 +127,16 @@ final class GraphWrites {
 
     /** What is stored of each key, read in {@code tx}: one statement. */
     Map<EntryRef, GraphStore.Current> currents(SimpleQueryRunner tx, Collection<EntryRef> refs) {
+        return currents(tx, refs, CURRENTS);
+    }
+
+    /** {@link #lock} then {@link #currents}, in one statement. */
+    Map<EntryRef, GraphStore.Current> lockAndRead(TransactionContext tx, Collection<EntryRef> refs) {
+        return refs.isEmpty() ? Map.of() : currents(tx, refs, LOCK_AND_READ);
+    }
+
+    private Map<EntryRef, GraphStore.Current> currents(SimpleQueryRunner tx, Collection<EntryRef> refs, String statement) {
+        // sorted, as keyRows, so that writers of overlapping keys lock them in one order
         List<EntryRef> keys = List.copyOf(new TreeSet<>(refs));
         List<Map<String, Object>> rows = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
@@ -126,7 +145,7 @@ final class GraphWrites {
             rows.add(row);
         }
         Map<EntryRef, GraphStore.Current> currents = new HashMap<>();
-        for (Record row : tx.run(CURRENTS, Map.of("keys", rows)).list()) {
+        for (Record row : tx.run(statement, Map.of("keys", rows)).list()) {
             EntryRef ref = keys.get(row.get("i").asInt());
             Optional<MemoryEntry> live = Optional.empty();
             String revision = row.get("head").isNull() ? "" : row.get("head").asString();
@@ -253,6 +272,11 @@ final class GraphWrites {
             row.put("rev", UUID.randomUUID().toString());
             round.tombstones.add(row);
             states.put(ref, new State(false, version));
+        }
+
+        /** Those of {@code refs} this plan leaves without a live entry: where {@link #lock} may have left a placeholder. */
+        List<EntryRef> notLive(Collection<EntryRef> refs) {
+            return refs.stream().filter(ref -> !state(ref).live()).toList();
         }
 
         /** Sends every round, in order. */
