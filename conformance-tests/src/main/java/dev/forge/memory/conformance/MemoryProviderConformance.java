@@ -157,6 +157,16 @@ public abstract class MemoryProviderConformance {
         }
     }
 
+    /** Many writes in one call of a transaction: as sets in sequence, all checked before any is buffered. */
+    @Nested
+    @DisplayName("SetAll")
+    class SetAll extends SetAllContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+    }
+
     /** Version history: every version of a key, oldest first. */
     @Nested
     @DisplayName("History")

@@ -121,6 +121,26 @@ class GraphBatchedWritesTest {
     }
 
     @Test
+    void set_all_reads_every_key_it_has_not_seen_in_one_statement() {
+        provider.set("old-3", "stored", Scope.PROJECT);
+        List<MemoryTransaction.Write> writes = new ArrayList<>();
+        for (int i = 0; i < KEYS; i++) {
+            writes.add(new MemoryTransaction.Write("old-" + i, "value " + i, Scope.PROJECT, List.of("batch"), Map.of("n", i)));
+        }
+        MemoryTransaction tx = provider.requireTransactions().begin();
+        List<MemoryEntry> written = new ArrayList<>();
+
+        Map<String, Integer> statements = statementsDuring(() -> written.addAll(tx.setAll(writes)));
+
+        assertThat(total(statements)).as("%s", statements).isEqualTo(1);
+        assertThat(written).extracting(MemoryEntry::version).containsOnly(1L, 2L);
+        assertThat(written.get(3).version()).isEqualTo(2);
+        tx.commit();
+        assertThat(provider.get("old-3", Scope.PROJECT)).contains(written.get(3));
+        assertThat(provider.get("old-149", Scope.PROJECT)).contains(written.get(149));
+    }
+
+    @Test
     void a_commit_over_existing_keys_with_deletions_is_a_few_statements() {
         MemoryTransaction fill = provider.requireTransactions().begin();
         for (int i = 0; i < KEYS; i++) {

@@ -9,6 +9,7 @@ import java.util.Set;
 import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.FusionMethod;
+import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.TimeSpan;
 
 /**
@@ -36,10 +37,12 @@ import dev.forge.memory.support.TimeSpan;
  * @param rrfK           the rank constant of {@code rrf} fusion, at least 1; default 60
  * @param keywordWeight  the keyword ranking's weight in HYBRID fusion, in (0, 1], the semantic ranking weighing 1;
  *                       default 1
+ * @param searchFields   what keyword search indexes besides the value ({@code search_fields}); default
+ *                       {@link SearchText#DEFAULT}, key and tags
  */
 public record GraphConfig(String url, String username, String password, String database, Integer poolSize,
                           TimeSpan connectTimeout, TimeSpan queryTimeout, String store, TimeSpan retryTime,
-                          FusionMethod fusion, Integer rrfK, Double keywordWeight) {
+                          FusionMethod fusion, Integer rrfK, Double keywordWeight, SearchText searchFields) {
 
     /**
      * The config key of the optional embedding block, read beside these settings: {@code embedding: {model: hashing}}
@@ -104,12 +107,22 @@ public record GraphConfig(String url, String username, String password, String d
         fusion = fusion == null ? FusionMethod.DEFAULT : fusion;
         rrfK = FusionMethod.rrfK(rrfK, "rrf_k");
         keywordWeight = FusionMethod.keywordWeight(keywordWeight, "keyword_weight");
+        searchFields = searchFields == null ? SearchText.DEFAULT : searchFields;
+    }
+
+    /** The settings before {@code search_fields}, indexing key and tags; kept for callers of that form. */
+    public GraphConfig(String url, String username, String password, String database, Integer poolSize,
+                       TimeSpan connectTimeout, TimeSpan queryTimeout, String store, TimeSpan retryTime,
+                       FusionMethod fusion, Integer rrfK, Double keywordWeight) {
+        this(url, username, password, database, poolSize, connectTimeout, queryTimeout, store, retryTime, fusion, rrfK,
+                keywordWeight, null);
     }
 
     /** The settings before HYBRID fusion was configurable, fusion at its defaults; kept for callers of that form. */
     public GraphConfig(String url, String username, String password, String database, Integer poolSize,
                        TimeSpan connectTimeout, TimeSpan queryTimeout, String store, TimeSpan retryTime) {
-        this(url, username, password, database, poolSize, connectTimeout, queryTimeout, store, retryTime, null, null, null);
+        this(url, username, password, database, poolSize, connectTimeout, queryTimeout, store, retryTime, null, null, null,
+                null);
     }
 
     private static TimeSpan positive(TimeSpan value, TimeSpan fallback, String name) {
@@ -124,7 +137,7 @@ public record GraphConfig(String url, String username, String password, String d
 
     /** Every setting at its default. */
     public static GraphConfig defaults() {
-        return new GraphConfig(null, null, null, null, null, null, null, null, null, null, null, null);
+        return new GraphConfig(null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The keys of this record and the embedding block, described for templates, at their defaults. */
@@ -147,6 +160,7 @@ public record GraphConfig(String url, String username, String password, String d
                 Setting.of(EMBEDDING, "map", "{ model: hashing }", "semantic and hybrid search with this embedding "
                         + "model, its settings beside 'model'; none when left out")));
         settings.addAll(FusionMethod.settings());
+        settings.add(SearchText.setting());
         return List.copyOf(settings);
     }
 
@@ -160,6 +174,6 @@ public record GraphConfig(String url, String username, String password, String d
         return "GraphConfig[url=" + url + ", username=" + username + ", password=" + (password.isEmpty() ? "" : "***")
                 + ", database=" + database + ", poolSize=" + poolSize + ", connectTimeout=" + connectTimeout
                 + ", queryTimeout=" + queryTimeout + ", retryTime=" + retryTime + ", store=" + store + ", fusion=" + fusion
-                + ", rrfK=" + rrfK + ", keywordWeight=" + keywordWeight + "]";
+                + ", rrfK=" + rrfK + ", keywordWeight=" + keywordWeight + ", searchFields=" + searchFields.fields() + "]";
     }
 }

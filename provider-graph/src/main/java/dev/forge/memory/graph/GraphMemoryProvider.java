@@ -123,8 +123,15 @@ public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
         Objects.requireNonNull(model, "model");
         Drivers.Shared driver = Drivers.acquire(driverSettings(config));
         GraphStore store = new GraphStore(NAME, driver, context.clock(), config.store(), context.projectId(),
-                context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration(), model.orElse(null));
+                context.sessionId(), dev.forge.memory.Limits.DEFAULT, config.queryTimeout().duration(), model.orElse(null),
+                config.searchFields());
         GraphVectors vectors = null;
+        try {
+            store.prepareSearchText();
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
         if (model.isPresent()) {
             try {
                 Optional<ProviderConfig> block = context.config().child(GraphConfig.EMBEDDING);

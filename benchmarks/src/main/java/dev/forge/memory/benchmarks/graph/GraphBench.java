@@ -62,8 +62,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <p>The server: {@code NEO4J_URI} (with {@code NEO4J_USER}, {@code NEO4J_PASSWORD}) when set, else an in-process
  * neo4j-harness server (Bolt only) started in the fork. Each trial writes its own store id, so runs on one server do not
- * see each other; it holds {@code entries} PROJECT entries, each with three outgoing {@code LINKS} relations
- * ({@code i -> i+1, 2i+1, 31i+7} mod {@code entries}).
+ * see each other. The relate and traverse pairs run on a {@link Graph} of {@code entries} PROJECT entries, each with
+ * three outgoing {@code LINKS} relations ({@code i -> i+1, 2i+1, 31i+7} mod {@code entries}); the write pairs start
+ * from an empty store, as they create new keys only.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -102,21 +103,38 @@ public class GraphBench {
                 + " RETURN startNode(r) AS f, type(r) AS type, endNode(r) AS t, r.createdAt AS createdAt";
     }
 
-    /** Entries in the graph. */
-    @Param("10000")
-    public int entries;
-
     private Neo4j harness;
     private Driver driver;
     private Path directory;
     private MemoryProvider provider;
     private MemoryGraph graph;
     private String store;
-    private String[] keys;
-    private EntryRef[] refs;
-    private List<List<String>> visible;
     private final TransactionConfig transactionConfig = TransactionConfig.builder().withTimeout(QUERY_TIMEOUT).build();
     private int next;
+
+    /** The filled graph of the relate and traverse pairs: a state of its own, so the write pairs do not fill it. */
+    @State(Scope.Benchmark)
+    public static class Graph {
+        /** Entries in the graph. */
+        @Param("10000")
+        public int entries;
+
+        String[] keys;
+        EntryRef[] refs;
+        List<List<String>> visible;
+
+        @Setup(Level.Trial)
+        public void setUp(GraphBench bench) {
+            keys = new String[entries];
+            refs = new EntryRef[entries];
+            for (int i = 0; i < entries; i++) {
+                keys[i] = key(i);
+                refs[i] = EntryRef.of(keys[i], dev.forge.memory.Scope.PROJECT);
+            }
+            bench.fill(this);
+            visible = List.of(List.of(PROJECT, SESSION, "session"), List.of(PROJECT, "", "project"), List.of("", "", "global"));
+        }
+    }
 
     static String key(int i) {
         return String.format("bench:node-%06d", i);
@@ -165,18 +183,12 @@ public class GraphBench {
                         .withUserAgent("forge-memory-bench")
                         .build());
         driver.verifyConnectivity();
-        keys = new String[entries];
-        refs = new EntryRef[entries];
-        for (int i = 0; i < entries; i++) {
-            keys[i] = key(i);
-            refs[i] = EntryRef.of(keys[i], dev.forge.memory.Scope.PROJECT);
-        }
-        fill();
-        visible = List.of(List.of(PROJECT, SESSION, "session"), List.of(PROJECT, "", "project"), List.of("", "", "global"));
     }
 
     /** Entries through the provider (a transaction per 500), relations with the provider's MERGE, unwound. */
-    private void fill() {
+    void fill(Graph g) {
+        int entries = g.entries;
+        String[] keys = g.keys;
         for (int from = 0; from < entries; from += 500) {
             try (MemoryTransaction tx = provider.transactions().orElseThrow().begin()) {
                 for (int i = from; i < Math.min(entries, from + 500); i++) {
@@ -242,21 +254,21 @@ public class GraphBench {
     }
 
     /** The next pair of distinct entries: the same sequence on both sides. */
-    private int[] nextPair() {
+    private int[] nextPair(Graph g) {
         int k = next++;
-        int from = Math.floorMod(k, entries);
-        int to = (int) ((k * 7919L + 13) % entries);
+        int from = Math.floorMod(k, g.entries);
+        int to = (int) ((k * 7919L + 13) % g.entries);
         if (to == from) {
-            to = (to + 1) % entries;
+            to = (to + 1) % g.entries;
         }
         return new int[] {from, to};
     }
 
-    private Map<String, Object> end(String prefix, int i, Map<String, Object> into) {
+    private Map<String, Object> end(Graph g, String prefix, int i, Map<String, Object> into) {
         into.put(prefix + "project", PROJECT);
         into.put(prefix + "session", "");
         into.put(prefix + "scope", "project");
-        into.put(prefix + "key", keys[i]);
+        into.put(prefix + "key", g.keys[i]);
         into.put("store", store);
         return into;
     }
@@ -266,16 +278,16 @@ public class GraphBench {
     /** Relates two entries through the provider. */
     @Benchmark
     @Measure(value = "graph relate vs the provider's Cypher (check + MERGE) sent through the driver", target = 0)
-    public Relation relate_ours() {
-        int[] pair = nextPair();
-        return graph.relate(refs[pair[0]], refs[pair[1]], RELATES);
+    public Relation relate_ours(Graph g) {
+        int[] pair = nextPair(g);
+        return graph.relate(g.refs[pair[0]], g.refs[pair[1]], RELATES);
     }
 
     /** The provider's two statements for relate, in one managed write transaction. */
     @Benchmark
-    public long relate_baseline() {
-        int[] pair = nextPair();
-        Map<String, Object> params = end("to", pair[1], end("from", pair[0], new HashMap<>()));
+    public long relate_baseline(Graph g) {
+        int[] pair = nextPair(g);
+        Map<String, Object> params = end(g, "to", pair[1], end(g, "from", pair[0], new HashMap<>()));
         params.put("type", RELATES);
         params.put("now", System.currentTimeMillis());
         try (Session session = driver.session(SessionConfig.defaultConfig())) {
@@ -298,7 +310,7 @@ public class GraphBench {
     static final String WRITE_UNWIND = "UNWIND $rows AS r"
             + " MERGE (m:Memory {store: $store, project: $project, session: '', scope: 'project', key: r.key})"
             + " SET m.value = r.value, m.tags = r.tags, m.tagText = r.tagText, m.metadata = r.metadata,"
-            + " m.createdAt = $now, m.updatedAt = $now, m.version = 1";
+            + " m.searchText = r.searchText, m.createdAt = $now, m.updatedAt = $now, m.version = 1";
 
     /** New keys for each write operation (the same on both sides), so that every operation creates 1,000 entries. */
     private String writeKey(long op, int i) {
@@ -306,14 +318,38 @@ public class GraphBench {
     }
 
     /**
-     * 1,000 new PROJECT entries (value, one tag, one metadata field) in one {@link MemoryTransaction}: each set reads
-     * its key (versions, conflict check), the commit writes them all.
+     * 1,000 new PROJECT entries (value, one tag, one metadata field) in one {@link MemoryTransaction}, handed over in
+     * one {@link MemoryTransaction#setAll}: one read of all the keys (versions, conflict check), the commit writes them.
      */
     @Benchmark
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    @Measure(value = "graph: 1,000 sets in one transaction vs the same rows sent by the driver with one UNWIND",
+    @Measure(value = "graph: 1,000 sets in one transaction (setAll) vs the same rows sent by the driver with one UNWIND",
             target = 0.5)
     public void setMany_ours() {
+        long op = next++;
+        List<MemoryTransaction.Write> writes = new ArrayList<>(WRITES);
+        for (int i = 0; i < WRITES; i++) {
+            writes.add(new MemoryTransaction.Write(writeKey(op, i), "Write " + i + " of the benchmark.",
+                    dev.forge.memory.Scope.PROJECT, List.of("bench"), Map.of("n", i)));
+        }
+        try (MemoryTransaction tx = provider.transactions().orElseThrow().begin()) {
+            tx.setAll(writes);
+            tx.commit();
+        }
+    }
+
+    /** The same rows as one UNWIND statement in one managed write transaction. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public void setMany_baseline() {
+        unwind(next++);
+    }
+
+    /** As {@link #setMany_ours}, one {@code tx.set} per entry: each reads its key, a round trip per set. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Measure(value = "graph: 1,000 tx.set calls in one transaction vs the same rows sent by the driver with one UNWIND")
+    public void setManyEach_ours() {
         long op = next++;
         try (MemoryTransaction tx = provider.transactions().orElseThrow().begin()) {
             for (int i = 0; i < WRITES; i++) {
@@ -324,15 +360,21 @@ public class GraphBench {
         }
     }
 
-    /** The same rows as one UNWIND statement in one managed write transaction. */
+    /** {@link #setMany_baseline} again, the pair of {@link #setManyEach_ours}. */
     @Benchmark
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    public void setMany_baseline() {
-        long op = next++;
+    public void setManyEach_baseline() {
+        unwind(next++);
+    }
+
+    private void unwind(long op) {
         List<Map<String, Object>> rows = new ArrayList<>(WRITES);
         for (int i = 0; i < WRITES; i++) {
-            rows.add(Map.of("key", writeKey(op, i), "value", "Write " + i + " of the benchmark.", "tags", List.of("bench"),
-                    "tagText", "bench", "metadata", "{\"n\":" + i + "}"));
+            String key = writeKey(op, i);
+            String value = "Write " + i + " of the benchmark.";
+            // searchText: what the provider's full-text index reads (key, tags and value), so both sides index alike
+            rows.add(Map.of("key", key, "value", value, "tags", List.of("bench"), "tagText", "bench",
+                    "searchText", key + "\nbench\n" + value, "metadata", "{\"n\":" + i + "}"));
         }
         Map<String, Object> params = Map.of("store", store, "project", PROJECT, "now", System.currentTimeMillis(), "rows", rows);
         try (Session session = driver.session(SessionConfig.defaultConfig())) {
@@ -362,15 +404,15 @@ public class GraphBench {
     /** Walks from the next entry, outgoing, to {@code depth}. */
     @Benchmark
     @Measure(value = "graph traverse (depth 2-3) vs the provider's Cypher sent through the driver", target = 0)
-    public List<GraphPath> traverse_ours(Depth depth) {
-        return graph.traverse(refs[Math.floorMod(next++, entries)], depth.traversal);
+    public List<GraphPath> traverse_ours(Graph g, Depth depth) {
+        return graph.traverse(g.refs[Math.floorMod(next++, g.entries)], depth.traversal);
     }
 
     /** The provider's two statements for traverse, in one managed read transaction; each relation's ends read. */
     @Benchmark
-    public void traverse_baseline(Depth depth, Blackhole blackhole) {
-        Map<String, Object> params = end("a", Math.floorMod(next++, entries), new HashMap<>());
-        params.put("visible", visible);
+    public void traverse_baseline(Graph g, Depth depth, Blackhole blackhole) {
+        Map<String, Object> params = end(g, "a", Math.floorMod(next++, g.entries), new HashMap<>());
+        params.put("visible", g.visible);
         params.put("types", List.of());
         try (Session session = driver.session(SessionConfig.defaultConfig())) {
             session.executeRead(tx -> {

@@ -11,10 +11,12 @@ import dev.forge.memory.support.EntryWrite;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An optimistic transaction: reads see committed data, each key as it was when the transaction first touched it, plus
@@ -70,7 +72,10 @@ public final class OptimisticTransaction<R> implements MemoryTransaction {
         if (seen != null) {
             return seen;
         }
-        Snapshot<R> stored = backend.read(ref);
+        return load(ref, backend.read(ref));
+    }
+
+    private View load(EntryRef ref, Snapshot<R> stored) {
         observed.put(ref, stored.revision());
         View loaded = new View(stored.entry(), stored.lastVersion(), stored.unreadable());
         views.put(ref, loaded);
@@ -103,6 +108,49 @@ public final class OptimisticTransaction<R> implements MemoryTransaction {
         views.put(ref, new View(Optional.of(entry), entry.version(), null));
         changes.add(new Change(ref, view.entry(), Optional.of(entry)));
         return entry;
+    }
+
+    /**
+     * Validates every write, reads the keys this transaction has not seen yet in one {@link TransactionBackend#readAll},
+     * then stamps the writes in order; buffers them only when all of them could be stamped, so that a failing write
+     * buffers none (the keys read stay observed, as a {@code get} of them would leave them).
+     */
+    @Override
+    public List<MemoryEntry> setAll(List<Write> writes) {
+        checkActive();
+        List<EntryWrite> checked = new ArrayList<>(writes.size());
+        for (Write write : writes) {
+            checked.add(EntryWrite.validate(write.key(), write.value(), write.scope(), write.tags(), write.metadata(),
+                    backend.limits()));
+        }
+        Set<EntryRef> unseen = new LinkedHashSet<>();
+        for (EntryWrite write : checked) {
+            EntryRef ref = new EntryRef(write.key(), write.scope());
+            if (!views.containsKey(ref)) {
+                unseen.add(ref);
+            }
+        }
+        if (!unseen.isEmpty()) {
+            List<EntryRef> refs = List.copyOf(unseen);
+            List<Snapshot<R>> stored = backend.readAll(refs);
+            for (int i = 0; i < refs.size(); i++) {
+                load(refs.get(i), stored.get(i));
+            }
+        }
+        Map<EntryRef, View> staged = new HashMap<>();
+        List<Change> stagedChanges = new ArrayList<>(checked.size());
+        List<MemoryEntry> entries = new ArrayList<>(checked.size());
+        for (EntryWrite write : checked) {
+            EntryRef ref = new EntryRef(write.key(), write.scope());
+            View view = staged.containsKey(ref) ? staged.get(ref) : views.get(ref);
+            MemoryEntry entry = backend.prepare(write, view.entry(), view.lastVersion());
+            staged.put(ref, new View(Optional.of(entry), entry.version(), null));
+            stagedChanges.add(new Change(ref, view.entry(), Optional.of(entry)));
+            entries.add(entry);
+        }
+        views.putAll(staged);
+        changes.addAll(stagedChanges);
+        return List.copyOf(entries);
     }
 
     /** Buffers the deletion of the key; whether it held an entry (or unreadable data) as this transaction sees it. */

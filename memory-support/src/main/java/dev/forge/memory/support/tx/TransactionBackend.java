@@ -5,6 +5,8 @@ import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.support.EntryWrite;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -74,6 +76,19 @@ public abstract class TransactionBackend<R> {
 
     /** What is stored of {@code ref} now, with its revision. The key is valid and the scope not null. */
     public abstract Snapshot<R> read(EntryRef ref);
+
+    /**
+     * What is stored of each of {@code refs} now, in the same order: by default {@link #read} for each. A backend that
+     * can read many keys in one round trip overrides it, for {@link OptimisticTransaction#setAll}. The keys are valid,
+     * distinct and their scopes not null.
+     */
+    public List<Snapshot<R>> readAll(List<EntryRef> refs) {
+        List<Snapshot<R>> snapshots = new ArrayList<>(refs.size());
+        for (EntryRef ref : refs) {
+            snapshots.add(read(ref));
+        }
+        return snapshots;
+    }
 
     /**
      * The entry {@code write} stores over {@code live} when the key's highest version is {@code lastVersion}: by

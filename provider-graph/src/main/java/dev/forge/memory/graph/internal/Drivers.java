@@ -155,7 +155,12 @@ public final class Drivers {
     /** The constraints and indexes every store needs; each created only when missing. */
     static final class Schema {
 
-        static final String FULLTEXT_INDEX = "forge_memory_text";
+        /**
+         * Keyword search's full-text index, over the text {@code search_fields} makes. It replaced
+         * {@code forge_memory_text} (over key, value and tags), which a database written by an earlier version keeps
+         * for that version's processes: drop it when none is left.
+         */
+        static final String FULLTEXT_INDEX = "forge_memory_search";
 
         static final List<String> STATEMENTS = List.of(
                 "CREATE CONSTRAINT forge_memory_key IF NOT EXISTS FOR (m:Memory)"
@@ -163,7 +168,7 @@ public final class Drivers {
                 "CREATE CONSTRAINT forge_memory_store IF NOT EXISTS FOR (s:ForgeMemoryStore) REQUIRE s.store IS UNIQUE",
                 "CREATE INDEX forge_memory_version_key IF NOT EXISTS FOR (v:MemoryVersion)"
                         + " ON (v.store, v.project, v.session, v.scope, v.key)",
-                "CREATE FULLTEXT INDEX " + FULLTEXT_INDEX + " IF NOT EXISTS FOR (m:Memory) ON EACH [m.key, m.value, m.tagText]");
+                "CREATE FULLTEXT INDEX " + FULLTEXT_INDEX + " IF NOT EXISTS FOR (m:Memory) ON EACH [m.searchText]");
 
         private Schema() {
         }

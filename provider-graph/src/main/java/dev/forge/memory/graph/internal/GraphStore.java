@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,7 +52,6 @@ import dev.forge.memory.support.EntryStore;
 import dev.forge.memory.support.EntryWrite;
 import dev.forge.memory.KeyPattern;
 import dev.forge.memory.Keys;
-import dev.forge.memory.support.KeywordScorer;
 import dev.forge.memory.support.SearchText;
 import dev.forge.memory.embedding.EmbeddingModel;
 
@@ -77,8 +75,6 @@ public final class GraphStore implements EntryStore {
             .build();
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
-    private static final Comparator<Hit> RANKING = Comparator.comparingDouble(Hit::score).reversed()
-            .thenComparing(h -> h.entry().ref());
 
     /** Matches the key's node; parameters {@code store, project, session, scope, key}. */
     static final String KEY_PROPS = "{store: $store, project: $project, session: $session, scope: $scope, key: $key}";
@@ -95,15 +91,20 @@ public final class GraphStore implements EntryStore {
     private final EmbeddingModel model;
     /** The write statements, batched. */
     private final GraphWrites writes;
+    /** What keyword search indexes of an entry ({@code search_fields}). */
+    private final SearchText searchText;
+    private final GraphKeywordSearch keywordSearch;
     private volatile boolean closed;
 
     /**
      * A store {@code store} on {@code driver} for {@code project} and {@code session}; {@code model} (null for none)
-     * makes the vectors of entries. With a model, call {@link GraphVectors#prepareVectors} before use.
+     * makes the vectors of entries, {@code searchText} the text keyword search indexes. Call
+     * {@link #prepareSearchText()} before use, and with a model {@link GraphVectors#prepareVectors}.
      */
     public GraphStore(String provider, Drivers.Shared driver, Clock clock, String store, String project, String session,
-                      Limits limits, Duration queryTimeout, EmbeddingModel model) {
+                      Limits limits, Duration queryTimeout, EmbeddingModel model, SearchText searchText) {
         this.model = model;
+        this.searchText = Objects.requireNonNull(searchText, "searchText");
         this.provider = provider;
         this.driver = driver;
         this.clock = clock;
@@ -113,6 +114,7 @@ public final class GraphStore implements EntryStore {
         this.limits = limits;
         this.transactionConfig = TransactionConfig.builder().withTimeout(queryTimeout).build();
         this.writes = new GraphWrites(this);
+        this.keywordSearch = new GraphKeywordSearch(this);
     }
 
     /** The limits writes are checked against. */
@@ -194,6 +196,19 @@ public final class GraphStore implements EntryStore {
     /** The write statements of this store. */
     GraphWrites writes() {
         return writes;
+    }
+
+    /** What keyword search indexes of an entry. */
+    SearchText searchText() {
+        return searchText;
+    }
+
+    /**
+     * Gives every live entry of the store whose indexed text was made with other {@code search_fields} (or by an
+     * earlier version, without any) its text of this store's setting; see {@link GraphKeywordSearch#prepare}.
+     */
+    public void prepareSearchText() {
+        keywordSearch.prepare();
     }
 
     // ------------------------------------------------------------------ plumbing
@@ -437,8 +452,7 @@ public final class GraphStore implements EntryStore {
         List<Double> vector = embedding(write.toEntry(Optional.empty(), clock.instant()));
         EntryRef ref = new EntryRef(write.key(), write.scope());
         return write("store " + describe(write.key(), write.scope()), tx -> {
-            writes.lock(tx, List.of(ref));
-            Current current = writes.current(tx, ref);
+            Current current = writes.lockAndRead(tx, List.of(ref)).get(ref);
             MemoryEntry entry = write.toEntry(current.live(), current.lastVersion(), clock.instant());
             GraphWrites.Plan plan = writes.plan(Map.of(ref, current));
             plan.set(entry, vector);
@@ -550,43 +564,9 @@ public final class GraphStore implements EntryStore {
         return query.apply(candidates);
     }
 
-    /**
-     * Keyword search through the full-text index: each term quoted (user text is never Lucene syntax), any of them
-     * matching. Lucene's score {@code s > 0} becomes {@code s / (1 + s)}, in (0, 1) and in the same order.
-     */
+    /** Keyword search through the full-text index; see {@link GraphKeywordSearch#search}. */
     public List<Hit> search(SearchRequest request) {
-        List<String> terms = KeywordScorer.terms(request.text());
-        if (terms.isEmpty()) {
-            return List.of();
-        }
-        StringBuilder lucene = new StringBuilder();
-        for (String term : terms) {
-            if (lucene.length() > 0) {
-                lucene.append(" OR ");
-            }
-            lucene.append('"').append(term.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-        }
-        Map<String, Object> params = new HashMap<>();
-        params.put("store", store);
-        params.put("visible", namespaces(request.scopes()));
-        params.put("text", lucene.toString());
-        params.put("index", Drivers.Schema.FULLTEXT_INDEX);
-        List<Hit> hits = read("search", tx -> {
-            List<Hit> found = new ArrayList<>();
-            tx.run("CALL db.index.fulltext.queryNodes($index, $text) YIELD node, score"
-                    + " WHERE node.store = $store AND " + String.format(VISIBLE, "node") + " AND node.version > 0"
-                    + " RETURN node, score", params).forEachRemaining(r -> {
-                        double raw = r.get("score").asDouble();
-                        double score = raw <= 0 ? 0 : Math.min(1.0, raw / (1 + raw));
-                        if (score > 0 && score >= request.threshold()) {
-                            readable(r.get("node").asNode()).filter(request.filter()::matches)
-                                    .ifPresent(e -> found.add(new Hit(e, score)));
-                        }
-                    });
-            return found;
-        });
-        hits.sort(RANKING);
-        return hits.size() > request.limit() ? List.copyOf(hits.subList(0, request.limit())) : List.copyOf(hits);
+        return keywordSearch.search(request);
     }
 
     // ------------------------------------------------------------------ vectors and semantic search
@@ -596,6 +576,9 @@ public final class GraphStore implements EntryStore {
      * {@code :Memory(embedding_384)}), each shared by every store of the database whose model has that dimension.
      */
     public static final String VECTOR_INDEX_PREFIX = "forge_memory_vectors_";
+
+    /** The full-text index of keyword search, over {@code :Memory(searchText)}; shared by every store of the database. */
+    public static final String SEARCH_INDEX = Drivers.Schema.FULLTEXT_INDEX;
 
     /** The prefix of the vector properties: a node's vector of dimension {@code d} is {@code embedding_d}. */
     static final String VECTOR_PROPERTY_PREFIX = "embedding_";

@@ -38,9 +38,23 @@ public final class GraphTransactions extends TransactionBackend<String> {
         return Snapshot.of(current.live(), current.lastVersion(), current.revision());
     }
 
+    /** Every key in one statement ({@link GraphWrites#currents}), one round trip however many keys. */
+    @Override
+    public List<Snapshot<String>> readAll(List<EntryRef> refs) {
+        Map<EntryRef, GraphStore.Current> currents = store.readOnce("read " + refs.size() + " keys in a transaction",
+                runner -> store.writes().currents(runner, refs));
+        List<Snapshot<String>> snapshots = new ArrayList<>(refs.size());
+        for (EntryRef ref : refs) {
+            GraphStore.Current current = currents.get(ref);
+            snapshots.add(Snapshot.of(current.live(), current.lastVersion(), current.revision()));
+        }
+        return snapshots;
+    }
+
     /**
-     * Locks, reads and checks every touched key, then applies the changes, each step one statement for all keys
-     * ({@link GraphWrites}); a key changed more than once adds a round of statements per extra change.
+     * Locks and reads every touched key (one statement), checks the revisions, then applies the changes, each step one
+     * statement for all keys ({@link GraphWrites}); a key changed more than once adds a round of statements per extra
+     * change.
      */
     @Override
     public void commit(Commit<String> commit) {
@@ -52,8 +66,7 @@ public final class GraphTransactions extends TransactionBackend<String> {
         GraphWrites writes = store.writes();
         Set<EntryRef> touched = commit.observed().keySet();
         store.write("commit a transaction", tx -> {
-            writes.lock(tx, touched);
-            Map<EntryRef, GraphStore.Current> currents = writes.currents(tx, touched);
+            Map<EntryRef, GraphStore.Current> currents = writes.lockAndRead(tx, touched);
             commit.verify(ref -> currents.get(ref).revision());
             GraphWrites.Plan plan = writes.plan(currents);
             Instant now = clock().instant();
@@ -66,7 +79,8 @@ public final class GraphTransactions extends TransactionBackend<String> {
                 }
             }
             plan.apply(tx);
-            writes.unlockUnused(tx, touched);
+            // keys that end up live fill their placeholder: a transaction of sets needs no clean-up statement
+            writes.unlockUnused(tx, plan.notLive(touched));
             return null;
         });
     }

@@ -50,10 +50,20 @@ final class GraphWrites {
             + " key: k.key, version: last})"
             + " RETURN k.i AS i, m, last, h.rev AS head";
 
+    /** {@link #LOCK} and {@link #CURRENTS} in one statement: a commit's first round trip. */
+    private static final String LOCK_AND_READ = LOCK
+            + " WITH k, CASE WHEN m.version > 0 THEN m END AS m"
+            + " OPTIONAL MATCH (v:MemoryVersion " + keyOf("k") + ")"
+            + " WITH k, m, max(v.version) AS last"
+            + " OPTIONAL MATCH (h:MemoryVersion {store: k.store, project: k.project, session: k.session, scope: k.scope,"
+            + " key: k.key, version: last})"
+            + " RETURN k.i AS i, m, last, h.rev AS head";
+
     /** Turns each live node into a version at the head of its key's chain, as {@code GraphStore}'s layout says. */
     private static final String RETIRE = "UNWIND $keys AS k MATCH (m:Memory " + keyOf("k") + ") WHERE m.version > 0"
             + " CREATE (p:MemoryVersion) SET p = properties(m), p.tombstone = false"
-            + " WITH m, p FOREACH (x IN [x IN keys(p) WHERE x STARTS WITH 'embedding' OR x = 'zeroVector'] | REMOVE p[x])"
+            + " WITH m, p FOREACH (x IN [x IN keys(p) WHERE x STARTS WITH 'embedding'"
+            + " OR x IN ['zeroVector', 'searchText', 'searchFields']] | REMOVE p[x])"
             + " WITH m, p OPTIONAL MATCH (m)-[s:SUPERSEDES]->(older:MemoryVersion)"
             + " FOREACH (o IN CASE WHEN older IS NULL THEN [] ELSE [older] END | CREATE (p)-[:SUPERSEDES]->(o))"
             + " DELETE s CREATE (m)-[:SUPERSEDES]->(p)";
@@ -83,7 +93,8 @@ final class GraphWrites {
         this.write = "UNWIND $rows AS r MERGE (m:Memory " + keyOf("r") + ")"
                 + " SET m.value = r.value, m.tags = r.tags, m.tagText = r.tagText, m.metadata = r.metadata,"
                 + " m.createdAt = r.createdAt, m.updatedAt = r.updatedAt, m.version = r.version, m.rev = r.rev,"
-                + " m.snapshot = r.snapshot, m.embeddingModel = $embeddingModel"
+                + " m.snapshot = r.snapshot, m.embeddingModel = $embeddingModel, m.searchText = r.searchText,"
+                + " m.searchFields = $searchFields"
                 + (graph.model() == null ? "" : ", m." + graph.vectorProperty() + " = r.embedding")
                 + " WITH m, r" + GraphStore.REMOVE_OTHER_VECTORS
                 + " WITH m, r WHERE r.head IS NOT NULL"
@@ -116,6 +127,16 @@ final class GraphWrites {
 
     /** What is stored of each key, read in {@code tx}: one statement. */
     Map<EntryRef, GraphStore.Current> currents(SimpleQueryRunner tx, Collection<EntryRef> refs) {
+        return currents(tx, refs, CURRENTS);
+    }
+
+    /** {@link #lock} then {@link #currents}, in one statement. */
+    Map<EntryRef, GraphStore.Current> lockAndRead(TransactionContext tx, Collection<EntryRef> refs) {
+        return refs.isEmpty() ? Map.of() : currents(tx, refs, LOCK_AND_READ);
+    }
+
+    private Map<EntryRef, GraphStore.Current> currents(SimpleQueryRunner tx, Collection<EntryRef> refs, String statement) {
+        // sorted, as keyRows, so that writers of overlapping keys lock them in one order
         List<EntryRef> keys = List.copyOf(new TreeSet<>(refs));
         List<Map<String, Object>> rows = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
@@ -124,7 +145,7 @@ final class GraphWrites {
             rows.add(row);
         }
         Map<EntryRef, GraphStore.Current> currents = new HashMap<>();
-        for (Record row : tx.run(CURRENTS, Map.of("keys", rows)).list()) {
+        for (Record row : tx.run(statement, Map.of("keys", rows)).list()) {
             EntryRef ref = keys.get(row.get("i").asInt());
             Optional<MemoryEntry> live = Optional.empty();
             String revision = row.get("head").isNull() ? "" : row.get("head").asString();
@@ -253,6 +274,11 @@ final class GraphWrites {
             states.put(ref, new State(false, version));
         }
 
+        /** Those of {@code refs} this plan leaves without a live entry: where {@link #lock} may have left a placeholder. */
+        List<EntryRef> notLive(Collection<EntryRef> refs) {
+            return refs.stream().filter(ref -> !state(ref).live()).toList();
+        }
+
         /** Sends every round, in order. */
         void apply(TransactionContext tx) {
             for (Round round : rounds) {
@@ -271,6 +297,7 @@ final class GraphWrites {
             Map<String, Object> row = graph.entryProperties(entry);
             row.put("embedding", vector);
             row.put("head", head);
+            row.put("searchText", graph.searchText().text(entry));
             writes.add(row);
         }
 
@@ -283,6 +310,7 @@ final class GraphWrites {
                 params.put("rows", writes);
                 params.put("embeddingModel", graph.model() == null ? null : graph.model().fingerprint());
                 params.put("vectorProperty", graph.model() == null ? "" : graph.vectorProperty());
+                params.put("searchFields", GraphKeywordSearch.fieldsKey(graph.searchText()));
                 tx.run(write, params).consume();
             }
             if (!tombstones.isEmpty()) {

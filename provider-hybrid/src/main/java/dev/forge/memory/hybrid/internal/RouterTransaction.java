@@ -54,6 +54,18 @@ public final class RouterTransaction implements MemoryTransaction {
         return entry;
     }
 
+    /** Checks every write against the router's limits, then hands them to the storage's transaction in one call. */
+    @Override
+    public List<MemoryEntry> setAll(List<Write> writes) {
+        router.state().checkOpen();
+        if (inner.isActive()) {
+            writes.forEach(w -> EntryWrite.validate(w.key(), w.value(), w.scope(), w.tags(), w.metadata(), limits));
+        }
+        List<MemoryEntry> entries = inner.setAll(writes);
+        writes.forEach(w -> touched.add(EntryRef.of(w.key(), w.scope())));
+        return entries;
+    }
+
     @Override
     public boolean delete(String key, Scope scope) {
         router.state().checkOpen();
