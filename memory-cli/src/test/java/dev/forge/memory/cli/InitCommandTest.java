@@ -200,8 +200,7 @@ class InitCommandTest {
         VectorConfig defaults = VectorConfig.defaults();
         assertThat(ProviderConfig.of(settings).bind(VectorConfig.class)).isEqualTo(new VectorConfig(defaults.path(),
                 defaults.globalPath(), Map.of("model", VectorConfig.DEFAULT_MODEL), defaults.fusion(), defaults.rrfK(),
-                defaults.keywordWeight(), defaults.overfetch(), defaults.exactLimit(), defaults.searchFields(),
-                defaults.keywordFeedback()));
+                defaults.keywordWeight(), defaults.overfetch(), defaults.exactLimit(), defaults.searchFields()));
     }
 
     @Test

@@ -41,11 +41,9 @@ import java.util.Optional;
  *                   (brute-force cosine) instead of through the HNSW graph; 0 to 1,000,000; default 10,000
  * @param searchFields what is indexed besides the value, for keyword search and embedding alike; default
  *                   {@code [key, tags]}; a change asks for a reindex
- * @param keywordFeedback whether keyword search expands its query with pseudo-relevance feedback ({@code rm3});
- *                   default {@code none}
  */
 public record VectorConfig(String path, String globalPath, Map<String, Object> embedding, FusionMethod fusion, Integer rrfK, Double keywordWeight, Integer overfetch,
-        Integer exactLimit, SearchText searchFields, KeywordFeedback keywordFeedback) {
+        Integer exactLimit, SearchText searchFields) {
 
     /** The default {@code path}: {@code .forge/vectors} under the project directory. */
     public static final String DEFAULT_PATH = ".forge/vectors";
@@ -107,9 +105,6 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
         if (searchFields == null) {
             searchFields = SearchText.DEFAULT;
         }
-        if (keywordFeedback == null) {
-            keywordFeedback = KeywordFeedback.NONE;
-        }
     }
 
     /** Whether the {@code embedding} block names its model. */
@@ -132,7 +127,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
 
     /** Every setting at its default. */
     public static VectorConfig defaults() {
-        return new VectorConfig(null, null, null, null, null, null, null, null, null, null);
+        return new VectorConfig(null, null, null, null, null, null, null, null, null);
     }
 
     /** The keys of this record, described for templates, at their defaults. */
@@ -160,8 +155,6 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
                         "HNSW is asked for limit x overfetch neighbours"),
                 Setting.of("exact_limit", "integer", String.valueOf(defaults.exactLimit()),
                         "at most this many filtered candidates are scored exactly instead of through HNSW"),
-                SearchText.setting(),
-                Setting.of("keyword_feedback", ConfigValues.choices(KeywordFeedback.class), defaults.keywordFeedback().id(),
-                        "keyword search: none, or rm3 (the query expanded with the best terms of its first ten hits)"));
+                SearchText.setting());
     }
 }

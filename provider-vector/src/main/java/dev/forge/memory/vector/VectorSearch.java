@@ -6,7 +6,6 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
-import dev.forge.memory.support.EnglishTerms;
 import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.vector.internal.Documents;
 import dev.forge.memory.vector.internal.EntryCodec;
@@ -19,7 +18,6 @@ import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
@@ -38,13 +36,10 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * The reads of a {@link VectorMemoryProvider} that match and rank: queries' candidates, KEYWORD (BM25), SEMANTIC
@@ -152,16 +147,16 @@ final class VectorSearch {
         if (terms.isEmpty()) {
             return List.of();
         }
-        org.apache.lucene.search.Query filter = Documents.filterQuery(namespaces.apply(request.scopes()), request.filter());
-        Map<String, Double> query = new LinkedHashMap<>();
-        terms.forEach(term -> query.put(term, 1.0));
+        BooleanQuery.Builder builder = new BooleanQuery.Builder();
+        for (String term : terms) {
+            builder.add(new TermQuery(new Term(Documents.TEXT, term)), Occur.SHOULD);
+        }
+        builder.add(Documents.filterQuery(namespaces.apply(request.scopes()), request.filter()), Occur.FILTER);
+        builder.setMinimumNumberShouldMatch(1);
+        BooleanQuery query = builder.build();
         return indexes.read(request.scopes(), searcher -> {
-            Map<String, Double> weighted = query;
-            if (config.keywordFeedback() == KeywordFeedback.RM3) {
-                weighted = Rm3.expand(terms, feedback(searcher, termQuery(query, filter)), common(searcher));
-            }
-            double best = bestBm25(searcher, weighted);
-            List<ScoreDoc> top = topWithTies(searcher, termQuery(weighted, filter), limit);
+            double best = bestBm25(searcher, terms);
+            List<ScoreDoc> top = topWithTies(searcher, query, limit);
             List<Scored> scored = new ArrayList<>(top.size());
             for (ScoreDoc doc : top) {
                 scored.add(new Scored(doc.doc, Math.min(1.0, doc.score / best)));
@@ -170,55 +165,17 @@ final class VectorSearch {
         });
     }
 
-    /** Any of {@code terms} in the text, each scored by BM25 times its weight, among the documents of {@code filter}. */
-    private static BooleanQuery termQuery(Map<String, Double> terms, org.apache.lucene.search.Query filter) {
-        BooleanQuery.Builder builder = new BooleanQuery.Builder();
-        terms.forEach((term, weight) -> {
-            TermQuery clause = new TermQuery(new Term(Documents.TEXT, term));
-            builder.add(weight == 1.0 ? clause : new BoostQuery(clause, weight.floatValue()), Occur.SHOULD);
-        });
-        builder.add(filter, Occur.FILTER);
-        builder.setMinimumNumberShouldMatch(1);
-        return builder.build();
-    }
-
-    /** The best first-pass hits of {@code query} with their analysed text (what was indexed), for {@link Rm3}. */
-    private List<Rm3.FeedbackDoc> feedback(IndexSearcher searcher, BooleanQuery query) throws IOException {
-        StoredFields stored = searcher.storedFields();
-        List<Rm3.FeedbackDoc> docs = new ArrayList<>();
-        for (ScoreDoc doc : searcher.search(query, Rm3.FEEDBACK_DOCS).scoreDocs) {
-            Optional<MemoryEntry> entry = decode(stored, doc.doc, "feedback");
-            if (entry.isPresent()) {
-                docs.add(new Rm3.FeedbackDoc(doc.score, EnglishTerms.tokens(analyzer, config.searchFields().text(entry.get()))));
-            }
-        }
-        return docs;
-    }
-
-    /** Whether a term is in more than {@link Rm3#MAX_DOCUMENT_SHARE} of the searched documents. */
-    private static Predicate<String> common(IndexSearcher searcher) throws IOException {
-        IndexReader reader = searcher.getIndexReader();
-        double limit = Rm3.MAX_DOCUMENT_SHARE * Math.max(1, reader.getDocCount(Documents.TEXT));
-        return term -> {
-            try {
-                return reader.docFreq(new Term(Documents.TEXT, term)) > limit;
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        };
-    }
-
     /**
      * The largest BM25 score {@code terms} can reach: Lucene's BM25 term score is idf times a saturating term
-     * frequency below 1, so the sum of the terms' idf, each times its weight, bounds it.
+     * frequency below 1, so the sum of the terms' idf bounds it.
      */
-    private static double bestBm25(IndexSearcher searcher, Map<String, Double> terms) throws IOException {
+    private static double bestBm25(IndexSearcher searcher, List<String> terms) throws IOException {
         IndexReader reader = searcher.getIndexReader();
         long docCount = Math.max(1, reader.getDocCount(Documents.TEXT));
         double sum = 0;
-        for (Map.Entry<String, Double> term : terms.entrySet()) {
-            int docFreq = reader.docFreq(new Term(Documents.TEXT, term.getKey()));
-            sum += term.getValue() * (float) Math.log(1 + (docCount - docFreq + 0.5D) / (docFreq + 0.5D));
+        for (String term : terms) {
+            int docFreq = reader.docFreq(new Term(Documents.TEXT, term));
+            sum += (float) Math.log(1 + (docCount - docFreq + 0.5D) / (docFreq + 0.5D));
         }
         return sum > 0 ? sum : 1;
     }

@@ -43,7 +43,7 @@ class VectorConfigTest {
         assertThatThrownBy(() -> open(Map.of("embedding", Map.of("model", "hashing"), "rrf", 10)))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("rrf")
-                .hasMessageContaining("embedding, exact_limit, fusion, global_path, keyword_feedback, keyword_weight, overfetch, path, rrf_k")
+                .hasMessageContaining("embedding, exact_limit, fusion, global_path, keyword_weight, overfetch, path, rrf_k")
                 .hasMessageContaining("Did you mean 'rrf_k'");
         assertThat(base.resolve(".forge")).doesNotExist();
     }
