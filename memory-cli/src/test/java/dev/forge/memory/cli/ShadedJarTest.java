@@ -141,7 +141,7 @@ class ShadedJarTest {
         assertThat(project.resolve(".forge/vectors")).isDirectory();
         Run reindex = run("", "--memory-provider", "vector", "reindex", "--json");
         assertThat(reindex.exitCode()).as(reindex.toString()).isZero();
-        assertThat(reindex.json().path("fingerprint").asText()).as("a new index: the default model").startsWith("bge-small:");
+        assertThat(reindex.json().path("fingerprint").asText()).as("a new index: the default model").startsWith("e5-small:");
     }
 
     @Test

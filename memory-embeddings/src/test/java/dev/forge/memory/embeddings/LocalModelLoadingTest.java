@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LocalModelLoadingTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"minilm", "bge-small"})
+    @ValueSource(strings = {"minilm", "bge-small", "e5-small"})
     void opening_gives_the_fingerprint_without_loading_the_model(String name) {
         int before = LocalModel.loadedRuntimes();
         try (EmbeddingModel model = TestModels.open(name, Map.of("threads", 7))) {
@@ -43,7 +43,7 @@ class LocalModelLoadingTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"minilm", "bge-small"})
+    @ValueSource(strings = {"minilm", "bge-small", "e5-small"})
     void the_fingerprint_is_the_same_before_and_after_loading(String name) {
         try (EmbeddingModel lazy = TestModels.open(name, Map.of("threads", 6));
              EmbeddingModel used = TestModels.open(name, Map.of("threads", 6))) {
@@ -83,7 +83,7 @@ class LocalModelLoadingTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"minilm", "bge-small"})
+    @ValueSource(strings = {"minilm", "bge-small", "e5-small"})
     void a_model_closed_before_its_first_text_loads_nothing_and_then_refuses(String name) {
         int before = LocalModel.loadedRuntimes();
         EmbeddingModel model = TestModels.open(name, Map.of("threads", 5));

@@ -39,7 +39,7 @@ class LocalModelThroughputTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"minilm", "bge-small"})
+    @ValueSource(strings = {"minilm", "bge-small", "e5-small"})
     void embeds_512_chat_turns_one_thread_default_threads_and_batched(String name) {
         List<String> sentences = sentences();
         assertThat(sentences).doesNotHaveDuplicates();

@@ -55,7 +55,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
      */
     public static final String DEFAULT_GLOBAL_PATH = "${FORGE_HOME:-~/.forge}/" + DEFAULT_GLOBAL_DIRECTORY;
     /** The embedding model of a new index whose config names none; an index keeps the model it records. */
-    public static final String DEFAULT_MODEL = "bge-small";
+    public static final String DEFAULT_MODEL = "e5-small";
     /** The default {@code rrf_k}: the usual 60, as {@link FusionMethod#DEFAULT_RRF_K}. */
     public static final int DEFAULT_RRF_K = FusionMethod.DEFAULT_RRF_K;
     /** The default {@code keyword_weight}: equal weights, as {@link FusionMethod#DEFAULT_KEYWORD_WEIGHT}. */
@@ -131,7 +131,7 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
                         + "by every project and process: $FORGE_HOME/" + DEFAULT_GLOBAL_DIRECTORY + ", else ~/.forge/"
                         + DEFAULT_GLOBAL_DIRECTORY),
                 Setting.of("embedding", "map", "", "the embedding model and its "
-                        + "settings: bge-small, minilm (local), hashing (lexical), openai (url, remote_model, api_key); after a "
+                        + "settings: e5-small, bge-small, minilm (local), hashing (lexical), openai (url, remote_model, api_key); after a "
                         + "change run 'forge-memory reindex'"),
                 Setting.of("embedding." + EmbeddingModels.MODEL_KEY, "string", DEFAULT_MODEL,
                         "the model's name; its own settings go beside it; left out, an existing index keeps the model "

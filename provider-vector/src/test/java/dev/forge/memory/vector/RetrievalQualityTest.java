@@ -54,7 +54,7 @@ class RetrievalQualityTest {
 
     @BeforeAll
     void storeConversationsAndMeasure() {
-        // MiniLM, named: the floors below were measured with it (new indexes default to bge-small since issue 26).
+        // MiniLM, named: the floors below were measured with it (new indexes default to e5-small).
         ProviderConfig config = ProviderConfig.of(Map.of("path", "vectors", "embedding", Map.of("model", "minilm")));
         ProviderContext context = ProviderContext.builder().baseDirectory(directory).forgeHome(directory.resolve("forge-home")).projectId("retrieval")
                 .sessionId("quality").config(config).build();

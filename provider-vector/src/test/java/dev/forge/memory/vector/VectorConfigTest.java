@@ -29,8 +29,8 @@ class VectorConfigTest {
         VectorConfig defaults = VectorConfig.defaults();
         assertThat(defaults.path()).isEqualTo(".forge/vectors");
         assertThat(defaults.globalPath()).isNull();
-        assertThat(defaults.embedding()).as("no model named: the index's, else bge-small").isEmpty();
-        assertThat(VectorConfig.DEFAULT_MODEL).isEqualTo("bge-small");
+        assertThat(defaults.embedding()).as("no model named: the index's, else e5-small").isEmpty();
+        assertThat(VectorConfig.DEFAULT_MODEL).isEqualTo("e5-small");
         assertThat(defaults.fusion()).isEqualTo(FusionMethod.CLIPPED_ZSCORE);
         assertThat(defaults.rrfK()).isEqualTo(60);
         assertThat(defaults.keywordWeight()).isEqualTo(1.0);

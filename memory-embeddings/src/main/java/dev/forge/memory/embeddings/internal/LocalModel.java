@@ -7,11 +7,11 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * An open local model ({@code minilm}, {@code bge-small}): its settings and fingerprint, and a hold on a shared
+ * An open local model ({@code minilm}, {@code bge-small}, {@code e5-small}): its settings and fingerprint, and a hold on a shared
  * {@link LocalRuntime} taken when the first text is embedded, so that a store that only reads never loads the ONNX
  * session and tokenizer. Embedding takes a read lock and closing the write lock, so a runtime is never closed under a
  * running inference. A search query is embedded with the model's query instruction put before it (none for
- * {@code minilm}).
+ * {@code minilm}), a stored text with the model's passage prefix (only {@code e5-small} has one).
  */
 public final class LocalModel implements QueryEmbedding {
 
@@ -88,7 +88,8 @@ public final class LocalModel implements QueryEmbedding {
     }
 
     /**
-     * The unit vectors of {@code texts}. Every text gets a vector, the empty text too (that of the model's start and
+     * The unit vectors of {@code texts}, stored texts: each with the model's passage prefix put before it (none but
+     * {@code e5-small}'s). Every text gets a vector, the empty text too (that of the model's start and
      * end tokens); a text longer than {@code max_tokens} word pieces is cut, and only its beginning counts.
      *
      * @throws BackendUnavailableException if the model has been closed or the runtime fails
@@ -96,6 +97,11 @@ public final class LocalModel implements QueryEmbedding {
      */
     @Override
     public List<float[]> embed(List<String> texts) {
+        return run(prefixed(settings.spec().passagePrefix(), texts));
+    }
+
+    /** Runs {@code texts} through the model as they are. */
+    private List<float[]> run(List<String> texts) {
         if (texts.isEmpty()) {
             return List.of();
         }
@@ -132,12 +138,16 @@ public final class LocalModel implements QueryEmbedding {
     }
 
     /**
-     * The vectors of search queries: each with the model's query instruction put before it, then as {@link #embed}.
+     * The vectors of search queries: each with the model's query instruction put before it (and not the passage
+     * prefix of stored texts), otherwise as {@link #embed}.
      */
     @Override
     public List<float[]> embedQueries(List<String> queries) {
-        String instruction = settings.queryInstruction();
-        return embed(instruction.isEmpty() ? queries : queries.stream().map(query -> instruction + query).toList());
+        return run(prefixed(settings.queryInstruction(), queries));
+    }
+
+    private static List<String> prefixed(String prefix, List<String> texts) {
+        return prefix.isEmpty() ? texts : texts.stream().map(text -> prefix + text).toList();
     }
 
     /** Lets go of the loaded model (if it was loaded), waiting for running calls of {@link #embed} to finish; idempotent. */

@@ -14,7 +14,7 @@ import java.util.Objects;
  */
 public record LocalSettings(LocalModelSpec spec, int threads, int batchSize, int maxTokens, String queryInstruction) {
 
-    /** The position window of both models: no text is longer than this after cutting. */
+    /** The position window of every local model: no text is longer than this after cutting. */
     public static final int MODEL_WINDOW = 512;
 
     /** Checks that the instruction is not null. */

@@ -38,7 +38,8 @@ final class ModelFiles {
      */
     private static final Map<String, Known> KNOWN = Map.of(
             "all-minilm-l6-v2-q.onnx", new Known(22_972_370L, 0xdf4d1c08L, "afdb6f1a0e45"),
-            "bge-small-en-v1.5-q.onnx", new Known(34_014_426L, 0xfd1caefcL, "6c9c6101a956"));
+            "bge-small-en-v1.5-q.onnx", new Known(34_014_426L, 0xfd1caefcL, "6c9c6101a956"),
+            "e5-small-v2-q.onnx", new Known(34_014_367L, 0xb9151f53L, "7d9092cb25f2"));
 
     private record Known(long size, long crc, String sha256) {
     }

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ModelFilesTest {
 
     static List<LocalModelSpec> specs() {
-        return List.of(LocalModelSpec.MINILM, LocalModelSpec.BGE_SMALL);
+        return List.of(LocalModelSpec.MINILM, LocalModelSpec.BGE_SMALL, LocalModelSpec.E5_SMALL);
     }
 
     @ParameterizedTest
