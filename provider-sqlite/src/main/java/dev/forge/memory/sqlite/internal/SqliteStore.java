@@ -463,8 +463,13 @@ public final class SqliteStore implements EntryStore {
     static final int ENTRY_AFTER_ID = 2;
 
     Optional<MemoryEntry> readable(ResultSet row) throws SQLException {
+        return readable(row, ENTRY_AFTER_ID);
+    }
+
+    /** The entry whose {@link Rows#ENTRY_COLUMNS} start at column {@code first}, or empty (logged) if it cannot be read. */
+    Optional<MemoryEntry> readable(ResultSet row, int first) throws SQLException {
         try {
-            return Optional.of(Rows.entry(row, ENTRY_AFTER_ID, path()));
+            return Optional.of(Rows.entry(row, first, path()));
         } catch (CorruptEntryException e) {
             LOG.warn("Skipping an unreadable row of {}: {}", path(), e.getMessage());
             return Optional.empty();
