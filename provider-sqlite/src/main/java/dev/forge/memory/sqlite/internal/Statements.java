@@ -503,6 +503,14 @@ public final class Statements {
     public static final String INSERT_ENTRY = "INSERT INTO entries (project, session, scope, key, value,"
             + " tags, metadata, created_at, updated_at, version, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
+    /**
+     * {@link #INSERT_ENTRY}, or where the key has a live row an update of it in place (its id kept, and so its
+     * relations; the search index follows through the update trigger): the same parameters; returns the row's id.
+     */
+    public static final String UPSERT_ENTRY = INSERT_ENTRY + " ON CONFLICT (project, session, scope, key) DO UPDATE SET"
+            + " value = excluded.value, tags = excluded.tags, metadata = excluded.metadata, created_at = excluded.created_at,"
+            + " updated_at = excluded.updated_at, version = excluded.version, search_text = excluded.search_text RETURNING id";
+
     /** Inserts one tag row: tag, entry id. */
     public static final String INSERT_TAG = "INSERT INTO tags (tag, entry_id) VALUES (?, ?)";
 
