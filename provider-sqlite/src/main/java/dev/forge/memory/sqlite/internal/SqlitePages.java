@@ -35,9 +35,7 @@ public final class SqlitePages implements KeyPages {
         Namespace namespace = start(scope, after, limit);
         return store.database().read("read a page of the " + scope.id() + " scope", connection -> {
             PreparedStatement statement = store.database().prepared(connection, Statements.LIVE_PAGE);
-            int next = namespace.bind(statement, 1);
-            statement.setString(next++, after);
-            statement.setInt(next, limit);
+            bindPage(statement, namespace.bind(statement, 1), after, limit);
             List<Chain> chains = new ArrayList<>();
             String last = null;
             int keys = 0;
@@ -69,9 +67,7 @@ public final class SqlitePages implements KeyPages {
         Namespace namespace = start(scope, after, limit);
         return store.database().read("read a page of the deleted keys of the " + scope.id() + " scope", connection -> {
             PreparedStatement statement = store.database().prepared(connection, Statements.DELETED_PAGE);
-            int next = namespace.bind(statement, namespace.bind(statement, 1));
-            statement.setString(next++, after);
-            statement.setInt(next, limit);
+            bindPage(statement, namespace.bind(statement, namespace.bind(statement, 1)), after, limit);
             List<Chain> chains = new ArrayList<>();
             List<MemoryEntry> versions = new ArrayList<>();
             String last = null;
@@ -98,9 +94,7 @@ public final class SqlitePages implements KeyPages {
         Namespace namespace = start(scope, after, limit);
         return store.database().read("read the keys with relations of the " + scope.id() + " scope", connection -> {
             PreparedStatement statement = store.database().prepared(connection, Statements.RELATING_PAGE);
-            int next = namespace.bind(statement, 1);
-            statement.setString(next++, after);
-            statement.setInt(next, limit);
+            bindPage(statement, namespace.bind(statement, 1), after, limit);
             List<String> keys = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
@@ -119,6 +113,12 @@ public final class SqlitePages implements KeyPages {
         Namespace namespace = store.namespace(scope);
         store.checkOpen();
         return namespace;
+    }
+
+    /** Binds the key a page starts after at {@code index}, and the page size after it. */
+    private static void bindPage(PreparedStatement statement, int index, String after, int limit) throws SQLException {
+        statement.setString(index, after);
+        statement.setInt(index + 1, limit);
     }
 
     private static Chain chain(List<MemoryEntry> earlier, MemoryEntry current) {
