@@ -14,10 +14,12 @@ import dev.forge.memory.sqlite.internal.GlobalStoreErrors;
 import dev.forge.memory.sqlite.internal.ScopedGraph;
 import dev.forge.memory.sqlite.internal.ScopedStores;
 import dev.forge.memory.sqlite.internal.SqliteMaintenance;
+import dev.forge.memory.sqlite.internal.SqlitePages;
 import dev.forge.memory.sqlite.internal.SqliteStore;
 import dev.forge.memory.sqlite.internal.SqliteTransactions;
 import dev.forge.memory.support.StoreBackedMemoryProvider;
 import dev.forge.memory.support.Facets;
+import dev.forge.memory.support.KeyPages;
 import dev.forge.memory.support.tx.OptimisticTransaction;
 import dev.forge.memory.spi.ProviderContext;
 import java.nio.file.Path;
@@ -56,9 +58,11 @@ import org.slf4j.LoggerFactory;
  * {@code json_extract(metadata, '$."field"')}); keys and tags are indexed already. {@link #searchWithSnippets} adds a
  * snippet to each keyword hit.
  *
+ * <p>Export and migration read it through {@link KeyPages}: a page of keys with their history per statement.
+ *
  * <p>Schema, durability per setting, search scores and settings: docs/providers/sqlite.md.
  */
-public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
+public final class SqliteMemoryProvider extends StoreBackedMemoryProvider implements KeyPages {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryProvider.class);
 
@@ -72,6 +76,8 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
     private final SqliteStore store;
     private final SqliteConfig config;
     private final ScopedGraph relations;
+    private final SqlitePages projectPages;
+    private final SqlitePages globalPages;
 
     private SqliteMemoryProvider(ScopedStores stores, SqliteConfig config, Clock clock) {
         super(stores);
@@ -79,6 +85,8 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
         this.store = stores.project();
         this.config = config;
         this.relations = new ScopedGraph(stores);
+        this.projectPages = new SqlitePages(stores.project());
+        this.globalPages = stores.split() ? new SqlitePages(stores.global()) : projectPages;
         offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
         offerHistory(Facets.history((key, scope) -> stores.of(scope).versions(key, scope), this::purgeKey,
                 this::purgeScope, scope -> stores.of(scope).deletedKeys(scope)));
@@ -235,6 +243,25 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider {
             Objects.requireNonNull(hit, "hit");
             Objects.requireNonNull(snippet, "snippet");
         }
+    }
+
+    private KeyPages pages(Scope scope) {
+        return Objects.requireNonNull(scope, "scope") == Scope.GLOBAL ? globalPages : projectPages;
+    }
+
+    @Override
+    public Page<Chain> live(Scope scope, String after, int limit) {
+        return pages(scope).live(scope, after, limit);
+    }
+
+    @Override
+    public Page<Chain> deleted(Scope scope, String after, int limit) {
+        return pages(scope).deleted(scope, after, limit);
+    }
+
+    @Override
+    public Page<String> relating(Scope scope, String after, int limit) {
+        return pages(scope).relating(scope, after, limit);
     }
 
     @Override

@@ -9,7 +9,7 @@ import org.sqlite.SQLiteConfig;
 
 /**
  * The baseline's connections: plain sqlite-jdbc with the pragmas the sqlite provider sets on every connection
- * ({@code busy_timeout} 5000, {@code synchronous FULL}, {@code foreign_keys}, {@code secure_delete},
+ * ({@code busy_timeout} 5000, {@code synchronous FULL}, {@code foreign_keys}, {@code secure_delete}, no generated keys,
  * {@code journal_size_limit} 64 MiB, {@code fullfsync}/{@code checkpoint_fullfsync}, WAL; readers
  * {@code query_only}), read from provider-sqlite's {@code Database.connect} and {@code openWriter}.
  */
@@ -26,6 +26,7 @@ public final class RawSqlite {
         config.enforceForeignKeys(true);
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
         config.setPragma(SQLiteConfig.Pragma.JOURNAL_SIZE_LIMIT, String.valueOf(64L * 1024 * 1024));
+        config.setGetGeneratedKeys(false); // as the provider's connections: no "SELECT last_insert_rowid()" per INSERT
         Connection connection = config.createConnection("jdbc:sqlite:" + file);
         try (Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA fullfsync = ON");

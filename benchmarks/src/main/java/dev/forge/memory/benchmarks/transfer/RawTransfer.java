@@ -52,6 +52,7 @@ final class RawTransfer {
         config.enforceForeignKeys(true);
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
         config.setPragma(SQLiteConfig.Pragma.JOURNAL_SIZE_LIMIT, String.valueOf(64L * 1024 * 1024));
+        config.setGetGeneratedKeys(false); // as the provider's connections: no "SELECT last_insert_rowid()" per INSERT
         return config.createConnection("jdbc:sqlite:" + file);
     }
 

@@ -2,6 +2,7 @@ package dev.forge.memory.transfer.internal;
 
 import dev.forge.memory.Capability;
 import dev.forge.memory.Direction;
+import dev.forge.memory.EntryRef;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
@@ -9,17 +10,23 @@ import dev.forge.memory.Query;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.VersionHistory;
+import dev.forge.memory.support.KeyPages;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The records of a live provider, read page by page so that a store of any size streams: the entries of each scope
  * in key order with their earlier versions, then (where the provider keeps {@link Capability#TOMBSTONES}) the deleted
  * keys of the scope with their versions, then the outgoing relations of each entry whose other end is exported too.
  * A store changed while it is read may be exported part before and part after the change (pages are not a snapshot).
+ *
+ * <p>A provider that implements {@link KeyPages} is read through it (keyset pages, each key's history in the same
+ * statement, the graph asked only about keys that may relate); any other through {@code query} pages and a
+ * {@code history()} read per key with earlier versions. Both give the same records in the same order.
  */
 public final class ProviderRecords implements RecordSource {
 
@@ -41,6 +48,10 @@ public final class ProviderRecords implements RecordSource {
 
     @Override
     public void read(RecordVisitor visitor) {
+        if (provider instanceof KeyPages pages) {
+            readPages(pages, visitor);
+            return;
+        }
         long[] ordinal = {0};
         Optional<VersionHistory> history = provider.history();
         for (Scope scope : Scope.values()) {
@@ -78,14 +89,53 @@ public final class ProviderRecords implements RecordSource {
             if (!scopes.contains(scope)) {
                 continue;
             }
-            forEachEntry(scope, entry -> {
-                for (Relation relation : graph.get().relations(entry.ref(), Direction.OUTGOING)) {
-                    if (scopes.contains(relation.to().scope())) {
-                        visitor.relation(ordinal[0]++, location(entry),
-                                new Records.Relation(relation.from(), relation.type(), relation.to(), Optional.of(relation.createdAt())));
-                    }
-                }
-            });
+            forEachEntry(scope, entry -> visitRelations(graph.get(), entry.ref(), visitor, ordinal));
+        }
+    }
+
+    /** {@link #read} through the provider's own pages. */
+    private void readPages(KeyPages pages, RecordVisitor visitor) {
+        long[] ordinal = {0};
+        boolean tombstones = provider.history().isPresent() && provider.capabilities().contains(Capability.TOMBSTONES);
+        for (Scope scope : Scope.values()) {
+            if (!scopes.contains(scope)) {
+                continue;
+            }
+            forEachItem(after -> pages.live(scope, after, pageSize), chain -> visitor.entry(ordinal[0]++,
+                    location(chain.current().ref()), new Records.Entry(chain.current(), chain.earlier())));
+            if (tombstones) {
+                forEachItem(after -> pages.deleted(scope, after, pageSize), chain -> visitor.entry(ordinal[0]++,
+                        location(chain.current().ref()), new Records.Entry(chain.current(), chain.earlier(), true, List.of())));
+            }
+        }
+        Optional<MemoryGraph> graph = provider.capabilities().contains(Capability.GRAPH) ? provider.graph() : Optional.empty();
+        if (graph.isEmpty()) {
+            return;
+        }
+        for (Scope scope : Scope.values()) {
+            if (scopes.contains(scope)) {
+                forEachItem(after -> pages.relating(scope, after, pageSize),
+                        key -> visitRelations(graph.get(), new EntryRef(key, scope), visitor, ordinal));
+            }
+        }
+    }
+
+    private static <T> void forEachItem(Function<String, KeyPages.Page<T>> read, Consumer<T> action) {
+        Optional<String> after = Optional.of("");
+        while (after.isPresent()) {
+            KeyPages.Page<T> page = read.apply(after.get());
+            page.items().forEach(action);
+            after = page.next();
+        }
+    }
+
+    /** The outgoing relations of {@code entry} whose other end is exported too. */
+    private void visitRelations(MemoryGraph graph, EntryRef entry, RecordVisitor visitor, long[] ordinal) {
+        for (Relation relation : graph.relations(entry, Direction.OUTGOING)) {
+            if (scopes.contains(relation.to().scope())) {
+                visitor.relation(ordinal[0]++, location(entry),
+                        new Records.Relation(relation.from(), relation.type(), relation.to(), Optional.of(relation.createdAt())));
+            }
         }
     }
 
@@ -103,6 +153,10 @@ public final class ProviderRecords implements RecordSource {
     }
 
     private static String location(MemoryEntry entry) {
+        return location(entry.ref());
+    }
+
+    private static String location(EntryRef entry) {
         return "entry " + entry.scope().id() + ":" + entry.key();
     }
 }

@@ -49,12 +49,12 @@ public final class Rows {
 
     /** Tags as stored: a JSON array of strings. */
     public static String tagsJson(List<String> tags) {
-        return write(tags);
+        return tags.isEmpty() ? EMPTY_ARRAY : write(tags);
     }
 
     /** Metadata as stored: a compact JSON object with sorted keys (the normalised map is sorted already). */
     public static String metadataJson(Map<String, Object> metadata) {
-        return write(metadata);
+        return metadata.isEmpty() ? EMPTY_OBJECT : write(metadata);
     }
 
     private static String write(Object value) {

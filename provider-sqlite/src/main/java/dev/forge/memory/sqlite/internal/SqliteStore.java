@@ -253,45 +253,87 @@ public final class SqliteStore implements EntryStore {
             update.setString(7, searchText);
             update.setLong(8, id);
             update.executeUpdate();
-            PreparedStatement delete = statements.get(Statements.DELETE_TAGS);
-            delete.setLong(1, id);
-            delete.executeUpdate();
+            deleteTags(statements, id);
         } else {
             PreparedStatement insert = statements.get(Statements.INSERT_ENTRY);
-            int next = namespace.bind(insert, 1);
-            insert.setString(next++, entry.key());
-            insert.setString(next++, entry.value());
-            insert.setString(next++, tags);
-            insert.setString(next++, metadata);
-            insert.setLong(next++, entry.createdAt().toEpochMilli());
-            insert.setLong(next++, entry.updatedAt().toEpochMilli());
-            insert.setLong(next++, entry.version());
-            insert.setString(next, searchText);
+            bindEntry(insert, namespace, entry, tags, metadata, searchText);
             insert.executeUpdate();
             id = lastInsertRowid(statements);
         }
-        if (!entry.tags().isEmpty()) {
-            PreparedStatement insert = statements.get(Statements.INSERT_TAG);
-            for (String tag : entry.tags()) {
-                insert.setString(1, tag);
-                insert.setLong(2, id);
-                insert.addBatch();
-            }
-            insert.executeBatch();
+        insertTags(statements, id, entry.tags());
+    }
+
+    /**
+     * Makes {@code entry} the live row of its key, whatever the key holds, in one statement that returns the row id
+     * (an existing row is updated in place, keeping its id and so its relations): a restore needs no read of the key
+     * first. The search index follows through the triggers on {@code entries}.
+     */
+    private void restoreLive(WriteStatements statements, Namespace namespace, MemoryEntry entry, String tags,
+            String metadata) throws SQLException {
+        PreparedStatement upsert = statements.get(Statements.UPSERT_ENTRY);
+        bindEntry(upsert, namespace, entry, tags, metadata, text.metadataText(entry.metadata()));
+        long id;
+        try (ResultSet rows = upsert.executeQuery()) {
+            rows.next();
+            id = rows.getLong(1);
         }
+        deleteTags(statements, id);
+        insertTags(statements, id, entry.tags());
+    }
+
+    /** Binds the parameters of {@link Statements#INSERT_ENTRY} (and {@link Statements#UPSERT_ENTRY}). */
+    private static void bindEntry(PreparedStatement insert, Namespace namespace, MemoryEntry entry, String tags,
+            String metadata, String searchText) throws SQLException {
+        int next = namespace.bind(insert, 1);
+        insert.setString(next++, entry.key());
+        insert.setString(next++, entry.value());
+        insert.setString(next++, tags);
+        insert.setString(next++, metadata);
+        insert.setLong(next++, entry.createdAt().toEpochMilli());
+        insert.setLong(next++, entry.updatedAt().toEpochMilli());
+        insert.setLong(next++, entry.version());
+        insert.setString(next, searchText);
+    }
+
+    private static void deleteTags(WriteStatements statements, long id) throws SQLException {
+        PreparedStatement delete = statements.get(Statements.DELETE_TAGS);
+        delete.setLong(1, id);
+        delete.executeUpdate();
+    }
+
+    private static void insertTags(WriteStatements statements, long id, List<String> tags) throws SQLException {
+        if (tags.isEmpty()) {
+            return;
+        }
+        PreparedStatement insert = statements.get(Statements.INSERT_TAG);
+        for (String tag : tags) {
+            insert.setString(1, tag);
+            insert.setLong(2, id);
+            insert.addBatch();
+        }
+        insert.executeBatch();
     }
 
     /** Appends {@code versions} (not tombstones) to the history of their key, one prepared statement for all. */
     private static void insertVersions(WriteStatements statements, Namespace namespace, List<MemoryEntry> versions)
             throws SQLException {
+        MemoryEntry last = versions.get(versions.size() - 1);
+        insertVersions(statements, namespace, versions, Rows.tagsJson(last.tags()), Rows.metadataJson(last.metadata()));
+    }
+
+    /** {@link #insertVersions}, the last version's tags and metadata already written as JSON. */
+    private static void insertVersions(WriteStatements statements, Namespace namespace, List<MemoryEntry> versions,
+            String lastTags, String lastMetadata) throws SQLException {
         PreparedStatement insert = statements.get(Statements.INSERT_VERSION);
-        for (MemoryEntry entry : versions) {
+        int last = versions.size() - 1;
+        for (int i = 0; i <= last; i++) {
+            MemoryEntry entry = versions.get(i);
             int next = namespace.bind(insert, 1);
             insert.setString(next++, entry.key());
             insert.setLong(next++, entry.version());
             insert.setString(next++, entry.value());
-            insert.setString(next++, Rows.tagsJson(entry.tags()));
-            insert.setString(next++, Rows.metadataJson(entry.metadata()));
+            insert.setString(next++, i == last ? lastTags : Rows.tagsJson(entry.tags()));
+            insert.setString(next++, i == last ? lastMetadata : Rows.metadataJson(entry.metadata()));
             insert.setLong(next++, entry.createdAt().toEpochMilli());
             insert.setLong(next, entry.updatedAt().toEpochMilli());
             insert.executeUpdate();
@@ -329,12 +371,13 @@ public final class SqliteStore implements EntryStore {
             for (List<MemoryEntry> chain : chains) {
                 MemoryEntry last = chain.get(chain.size() - 1);
                 Namespace namespace = namespace(last.scope());
-                Current current = current(statements.get(Statements.CURRENT), namespace, last.key());
                 // Versions are deleted, never renumbered: the AUTOINCREMENT ids of the new rows are above every id the
                 // key had, so the revision changes and a transaction that read the key before the restore fails its commit.
                 deleteKeyRows(statements.get(Statements.DELETE_KEY_VERSIONS), namespace, last.key());
-                storeLive(statements, namespace, last, current);
-                insertVersions(statements, namespace, chain);
+                String tags = Rows.tagsJson(last.tags());
+                String metadata = Rows.metadataJson(last.metadata());
+                restoreLive(statements, namespace, last, tags, metadata);
+                insertVersions(statements, namespace, chain, tags, metadata);
                 restored.add(last);
             }
         }
@@ -463,8 +506,13 @@ public final class SqliteStore implements EntryStore {
     static final int ENTRY_AFTER_ID = 2;
 
     Optional<MemoryEntry> readable(ResultSet row) throws SQLException {
+        return readable(row, ENTRY_AFTER_ID);
+    }
+
+    /** The entry whose {@link Rows#ENTRY_COLUMNS} start at column {@code first}, or empty (logged) if it cannot be read. */
+    Optional<MemoryEntry> readable(ResultSet row, int first) throws SQLException {
         try {
-            return Optional.of(Rows.entry(row, ENTRY_AFTER_ID, path()));
+            return Optional.of(Rows.entry(row, first, path()));
         } catch (CorruptEntryException e) {
             LOG.warn("Skipping an unreadable row of {}: {}", path(), e.getMessage());
             return Optional.empty();

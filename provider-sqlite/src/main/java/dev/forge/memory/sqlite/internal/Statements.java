@@ -503,6 +503,14 @@ public final class Statements {
     public static final String INSERT_ENTRY = "INSERT INTO entries (project, session, scope, key, value,"
             + " tags, metadata, created_at, updated_at, version, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
+    /**
+     * {@link #INSERT_ENTRY}, or where the key has a live row an update of it in place (its id kept, and so its
+     * relations; the search index follows through the update trigger): the same parameters; returns the row's id.
+     */
+    public static final String UPSERT_ENTRY = INSERT_ENTRY + " ON CONFLICT (project, session, scope, key) DO UPDATE SET"
+            + " value = excluded.value, tags = excluded.tags, metadata = excluded.metadata, created_at = excluded.created_at,"
+            + " updated_at = excluded.updated_at, version = excluded.version, search_text = excluded.search_text RETURNING id";
+
     /** Inserts one tag row: tag, entry id. */
     public static final String INSERT_TAG = "INSERT INTO tags (tag, entry_id) VALUES (?, ?)";
 
@@ -542,6 +550,34 @@ public final class Statements {
     public static final String DELETED_KEYS = "SELECT DISTINCT e.key FROM versions e WHERE " + Namespace.CONDITION
             + " AND e.tombstone = 0 AND NOT EXISTS (SELECT 1 FROM entries l WHERE l.project = e.project"
             + " AND l.session = e.session AND l.scope = e.scope AND l.key = e.key) ORDER BY e.key";
+
+    /**
+     * A page of live keys in key order after a key, each with its earlier versions (not tombstones), oldest first, in
+     * one statement: {@link Namespace#CONDITION}, the key to read after, the page size. An entry's
+     * {@link Rows#ENTRY_COLUMNS} come first, then those of one earlier version (NULL where it has none).
+     */
+    public static final String LIVE_PAGE = "SELECT " + Rows.ENTRY_COLUMNS + ", " + Rows.ENTRY_COLUMNS.replace("e.", "h.")
+            + " FROM (SELECT * FROM entries e WHERE " + Namespace.CONDITION + " AND e.key > ? ORDER BY e.key LIMIT ?) e"
+            + " LEFT JOIN versions h ON h.project = e.project AND h.session = e.session AND h.scope = e.scope"
+            + " AND h.key = e.key AND h.version < e.version AND h.tombstone = 0 ORDER BY e.key, h.version";
+
+    /**
+     * A page of deleted keys in key order after a key, every version (not tombstones) of each, oldest first:
+     * {@link Namespace#CONDITION} twice, with the key to read after and the page size after the second.
+     */
+    public static final String DELETED_PAGE = "SELECT " + Rows.ENTRY_COLUMNS + " FROM versions e WHERE "
+            + Namespace.CONDITION + " AND e.tombstone = 0 AND e.key IN (SELECT DISTINCT d.key FROM versions d"
+            + " WHERE d.project = ? AND d.session = ? AND d.scope = ? AND d.key > ? AND d.tombstone = 0"
+            + " AND NOT EXISTS (SELECT 1 FROM entries l WHERE l.project = d.project AND l.session = d.session"
+            + " AND l.scope = d.scope AND l.key = d.key) ORDER BY d.key LIMIT ?) ORDER BY e.key, e.version";
+
+    /**
+     * A page of live keys in key order after a key that have an outgoing edge or an outgoing half of a relation with
+     * the other file: {@link Namespace#CONDITION}, the key to read after, the page size.
+     */
+    public static final String RELATING_PAGE = "SELECT e.key FROM entries e WHERE " + Namespace.CONDITION
+            + " AND e.key > ? AND (EXISTS (SELECT 1 FROM edges d WHERE d.from_entry = e.id)"
+            + " OR EXISTS (SELECT 1 FROM links l WHERE l.entry_id = e.id AND l.outgoing = 1)) ORDER BY e.key LIMIT ?";
 
     /** The number of keys of a namespace, deleted ones included: the namespace twice. */
     public static final String COUNT_KEYS = "SELECT count(*) FROM (SELECT key FROM versions"
