@@ -9,6 +9,7 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.postgres.internal.Endpoint;
+import dev.forge.memory.postgres.testserver.LocalPostgres;
 import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.ProviderContext;
 import java.io.IOException;
@@ -150,7 +151,7 @@ class PostgresConfigTest {
         try (MemoryProvider provider = open(on("newer_schema"))) {
             provider.set("kept", "v", Scope.PROJECT);
         }
-        TestPostgres.Server server = TestPostgres.server();
+        LocalPostgres.Server server = TestPostgres.server();
         try (Connection connection = DriverManager.getConnection(server.jdbcUrl(database()), server.user(), server.password());
              Statement statement = connection.createStatement()) {
             statement.execute("UPDATE newer_schema.schema_version SET version = 99");

@@ -9,6 +9,7 @@ import dev.forge.memory.ConfigurationException;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.config.Memories;
+import dev.forge.memory.postgres.testserver.LocalPostgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -50,7 +51,7 @@ class Seed004PostgresTest {
 
     /** The seed's block pointed at the test server: its user, password, host, port and a database of this test. */
     private static String onTestServer(String block) {
-        TestPostgres.Server server = TestPostgres.server();
+        LocalPostgres.Server server = TestPostgres.server();
         String database = TestPostgres.newDatabase();
         return block.replace("user:pass@localhost:5432/forge", server.user() + ":" + server.password() + "@"
                 + server.host() + ":" + server.port() + "/" + database);

@@ -10,6 +10,7 @@ import dev.forge.memory.benchmarks.Measure;
 import dev.forge.memory.benchmarks.sqlite.SqliteData;
 import dev.forge.memory.postgres.PostgresConfig;
 import dev.forge.memory.postgres.PostgresMemoryProvider;
+import dev.forge.memory.postgres.testserver.LocalPostgres;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.transfer.ImportResult;
 import dev.forge.memory.transfer.Importer;
@@ -40,8 +41,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The postgres provider beside raw JDBC on one PostgreSQL server, named by {@code PG_URL}
- * ({@code postgresql://host:port/db}; {@code PG_USER}, {@code PG_PASSWORD}). Each side has a schema of its own holding
+ * The postgres provider beside raw JDBC on one PostgreSQL server: {@code PG_URL} ({@code postgresql://host:port/db};
+ * {@code PG_USER}, {@code PG_PASSWORD}) when set, else one the fork starts from the machine's binaries
+ * ({@link #target()}). Each side has a schema of its own holding
  * the same entries (the sqlite bench's data set, {@link SqliteData}), made with the provider's tables; the baseline
  * issues the statements the provider issues, in the same transactions, on one connection with its statements kept
  * prepared.
@@ -58,37 +60,66 @@ public class PostgresBench {
     public record Row(long id, String key, String value, String tags, String metadata, long version) {
     }
 
-    /** The server the bench runs on, from {@code PG_URL}; fails saying what to set when it is missing. */
-    static String url() {
-        String url = System.getenv("PG_URL");
-        if (url == null || url.isBlank()) {
-            throw new IllegalStateException("PostgresBench needs a PostgreSQL server: set PG_URL=postgresql://host:port/db"
-                    + " (and PG_USER, PG_PASSWORD).");
+    /** Where the bench connects: the provider's {@code url} setting and the login. */
+    record Target(String url, String user, String password) {
+    }
+
+    /** No server for the bench: the message is one sentence, and JMH prints no stack trace under it. */
+    static final class NoServer extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoServer(String message) {
+            super(message, null, false, false);
         }
-        return url.strip();
+    }
+
+    private static Target target;
+
+    /**
+     * The server the bench runs on: {@code PG_URL} (with {@code PG_USER}, {@code PG_PASSWORD}) as given when set, else
+     * one this fork starts from the machine's PostgreSQL binaries ({@link LocalPostgres}, as the provider's tests do),
+     * stopped when the fork exits.
+     */
+    static synchronized Target target() {
+        if (target == null) {
+            String url = System.getenv("PG_URL");
+            if (url != null && !url.isBlank()) {
+                target = new Target(url.strip(), System.getenv("PG_USER"), System.getenv("PG_PASSWORD"));
+            } else {
+                try {
+                    LocalPostgres.Server server = LocalPostgres.startFromBinaries();
+                    target = new Target(server.url(server.database()), server.user(), server.password());
+                } catch (LocalPostgres.Unavailable e) {
+                    throw new NoServer("PostgresBench has no PostgreSQL server: PG_URL is not set and " + e.getMessage());
+                }
+            }
+        }
+        return target;
     }
 
     static PostgresMemoryProvider openProvider(Path dir, String schema) {
         ProviderContext context = ProviderContext.builder().projectId(SqliteData.PROJECT).sessionId(SqliteData.SESSION)
                 .baseDirectory(dir).forgeHome(dir.resolve("forge-home")).build();
-        return PostgresMemoryProvider.open(context, new PostgresConfig(url(), System.getenv("PG_USER"),
-                System.getenv("PG_PASSWORD"), schema, 4, null, null, null, null));
+        Target server = target();
+        return PostgresMemoryProvider.open(context, new PostgresConfig(server.url(), server.user(), server.password(),
+                schema, 4, null, null, null, null));
     }
 
     static Connection connect(String schema) throws SQLException {
-        String url = url().replaceFirst("^(jdbc:)?postgres(ql)?://", "jdbc:postgresql://");
+        Target server = target();
+        String url = server.url().replaceFirst("^(jdbc:)?postgres(ql)?://", "jdbc:postgresql://");
         java.util.Properties properties = new java.util.Properties();
-        if (System.getenv("PG_USER") != null) {
-            properties.setProperty("user", System.getenv("PG_USER"));
+        if (server.user() != null) {
+            properties.setProperty("user", server.user());
         }
-        if (System.getenv("PG_PASSWORD") != null) {
-            properties.setProperty("password", System.getenv("PG_PASSWORD"));
+        if (server.password() != null) {
+            properties.setProperty("password", server.password());
         }
         properties.setProperty("currentSchema", schema);
         return DriverManager.getConnection(url, properties);
     }
 
-    /** A fresh schema {@code schema} with the provider's tables, filled with {@code items} (not timed). */
+    /** A fresh schema {@code schema} with the provider's tables, filled with {@code items} and analyzed (not timed). */
     static void prepare(Path dir, String schema, List<SqliteData.Item> items) throws SQLException {
         try (Connection connection = connect("public"); Statement statement = connection.createStatement()) {
             statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
@@ -97,6 +128,11 @@ public class PostgresBench {
         if (!items.isEmpty()) {
             try (Connection connection = connect(schema)) {
                 insertAll(connection, items);
+                // A running server's autovacuum analyzes a table within a minute of such a fill; without statistics the
+                // planner ties the (namespace, key) index with (namespace, updated_at) and may scan the whole namespace.
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("ANALYZE entries, tags, versions");
+                }
             }
         }
     }

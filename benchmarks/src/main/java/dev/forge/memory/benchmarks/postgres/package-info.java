@@ -1,5 +1,5 @@
 /**
- * JMH pairs of the postgres provider beside raw JDBC on the same server (PG_URL): get, set, query, keyword search and
+ * JMH pairs of the postgres provider beside raw JDBC on the same server (PG_URL, else one started from the machine's PostgreSQL binaries): get, set, query, keyword search and
  * bulk import.
  */
 package dev.forge.memory.benchmarks.postgres;
