@@ -44,7 +44,8 @@ final class PgSearch {
         String language = store.documents().language();
         List<Object> parameters = new ArrayList<>();
         String query = String.join(" || ", terms.stream().map(t -> "plainto_tsquery(?::regconfig, ?)").toList());
-        StringBuilder sql = new StringBuilder("WITH q AS (SELECT ").append(query).append(" AS query)")
+        // MATERIALIZED: inlined, the tsquery is parsed again for every matching row.
+        StringBuilder sql = new StringBuilder("WITH q AS MATERIALIZED (SELECT ").append(query).append(" AS query)")
                 .append(" SELECT ").append(PgRows.ENTRY_COLUMNS)
                 .append(", ts_rank(e.document, q.query, 1) AS rank, ts_rank(to_tsvector(?::regconfig, ?), q.query, 1) AS best")
                 .append(" FROM q, entries e WHERE e.document @@ q.query AND (");
