@@ -14,8 +14,8 @@ import java.util.TreeSet;
 
 /**
  * The SQL of queries, searches and traversals. A query's SQL narrows the rows by index (namespace, key, tag, an
- * indexed metadata field) and the API's own {@link Query#apply} decides: the rows are candidates, never fewer than the
- * matches.
+ * indexed metadata field) and orders them as the API does; the API's own {@link Query#matches} decides: the rows are
+ * candidates, never fewer than the matches.
  */
 final class PgSql {
 
@@ -62,7 +62,26 @@ final class PgSql {
             }
         }
         filter(query.filter(), sql, parameters);
+        sql.append(orderBy(query));
         return new Bound(sql.toString(), List.copyOf(parameters));
+    }
+
+    /** The order of scopes among tied keys: their declaration order, as {@link Query.Order} has it. */
+    static final String SCOPE_RANK = "CASE e.scope WHEN 'session' THEN 0 WHEN 'project' THEN 1 ELSE 2 END";
+
+    /**
+     * {@code ORDER BY} in the API's order of {@code query} ({@link Query.Order#comparator()}): keys compare in code point
+     * order as the key column's collation "C" does on UTF-8; the scope breaks ties only where the query reads several
+     * (with one, the (namespace, key) index gives the order, and a prefix query needs no sort).
+     */
+    static String orderBy(Query query) {
+        String scope = query.scopes().size() > 1 ? ", " + SCOPE_RANK : "";
+        return switch (query.order()) {
+            case KEY -> " ORDER BY e.key" + scope;
+            case KEY_DESC -> " ORDER BY e.key DESC" + (scope.isEmpty() ? "" : scope + " DESC");
+            case UPDATED_DESC -> " ORDER BY e.updated_at DESC, e.key" + scope;
+            case UPDATED_ASC -> " ORDER BY e.updated_at, e.key" + scope;
+        };
     }
 
     /**

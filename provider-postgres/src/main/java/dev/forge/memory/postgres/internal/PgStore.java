@@ -19,11 +19,9 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -196,25 +194,22 @@ public final class PgStore implements EntryStore {
         insertVersions(connection, List.of(entry));
     }
 
+    /** Updates a live row in place (its id, and so its relations, kept): parameters bound by {@link #bindUpdate}. */
+    static final String UPDATE_LIVE = "UPDATE entries SET value = ?, tags = ?, metadata = ?, created_at = ?,"
+            + " updated_at = ?, version = ?, document = " + PgDocuments.DOCUMENT + " WHERE id = ?";
+
+    /** Inserts a live row: parameters bound by {@link #bindInsert}. */
+    static final String INSERT_LIVE = "INSERT INTO entries (project, session, scope, key, value, tags, metadata,"
+            + " created_at, updated_at, version, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + PgDocuments.DOCUMENT + ")";
+
     /**
      * Makes {@code entry} the live row of its key, without its tags: an update keeps the row id, and so the relations,
      * and drops the old tags. Returns the row id.
      */
     private long storeLive(Connection connection, Ns ns, MemoryEntry entry, Current current) throws SQLException {
-        String tags = EntryJson.tags(entry.tags());
-        String metadata = EntryJson.metadata(entry.metadata());
         if (current.live()) {
-            try (PreparedStatement update = connection.prepareStatement("UPDATE entries SET value = ?, tags = ?,"
-                    + " metadata = ?, created_at = ?, updated_at = ?, version = ?, document = " + PgDocuments.DOCUMENT
-                    + " WHERE id = ?")) {
-                update.setBytes(1, PgRows.value(entry.value()));
-                update.setString(2, tags);
-                update.setString(3, metadata);
-                update.setLong(4, entry.createdAt().toEpochMilli());
-                update.setLong(5, entry.updatedAt().toEpochMilli());
-                update.setLong(6, entry.version());
-                int next = documents.bind(update, 7, entry);
-                update.setLong(next, current.id());
+            try (PreparedStatement update = connection.prepareStatement(UPDATE_LIVE)) {
+                bindUpdate(update, entry, current.id());
                 update.executeUpdate();
             }
             try (PreparedStatement delete = connection.prepareStatement("DELETE FROM tags WHERE entry_id = ?")) {
@@ -223,18 +218,8 @@ public final class PgStore implements EntryStore {
             }
             return current.id();
         }
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO entries (project, session, scope,"
-                + " key, value, tags, metadata, created_at, updated_at, version, document) VALUES (?, ?, ?, ?, ?, ?, ?,"
-                + " ?, ?, ?, " + PgDocuments.DOCUMENT + ") RETURNING id")) {
-            int next = ns.bind(insert, 1);
-            insert.setString(next++, entry.key());
-            insert.setBytes(next++, PgRows.value(entry.value()));
-            insert.setString(next++, tags);
-            insert.setString(next++, metadata);
-            insert.setLong(next++, entry.createdAt().toEpochMilli());
-            insert.setLong(next++, entry.updatedAt().toEpochMilli());
-            insert.setLong(next++, entry.version());
-            documents.bind(insert, next, entry);
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_LIVE + " RETURNING id")) {
+            bindInsert(insert, ns, entry);
             try (ResultSet rows = insert.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
@@ -242,8 +227,33 @@ public final class PgStore implements EntryStore {
         }
     }
 
+    /** Binds {@link #UPDATE_LIVE} to write {@code entry} over row {@code id}. */
+    void bindUpdate(PreparedStatement update, MemoryEntry entry, long id) throws SQLException {
+        update.setBytes(1, PgRows.value(entry.value()));
+        update.setString(2, EntryJson.tags(entry.tags()));
+        update.setString(3, EntryJson.metadata(entry.metadata()));
+        update.setLong(4, entry.createdAt().toEpochMilli());
+        update.setLong(5, entry.updatedAt().toEpochMilli());
+        update.setLong(6, entry.version());
+        int next = documents.bind(update, 7, entry);
+        update.setLong(next, id);
+    }
+
+    /** Binds {@link #INSERT_LIVE} to insert {@code entry} in {@code ns}. */
+    void bindInsert(PreparedStatement insert, Ns ns, MemoryEntry entry) throws SQLException {
+        int next = ns.bind(insert, 1);
+        insert.setString(next++, entry.key());
+        insert.setBytes(next++, PgRows.value(entry.value()));
+        insert.setString(next++, EntryJson.tags(entry.tags()));
+        insert.setString(next++, EntryJson.metadata(entry.metadata()));
+        insert.setLong(next++, entry.createdAt().toEpochMilli());
+        insert.setLong(next++, entry.updatedAt().toEpochMilli());
+        insert.setLong(next++, entry.version());
+        documents.bind(insert, next, entry);
+    }
+
     /** Inserts the tags of each entry under its row id, one batch for all. */
-    private static void insertTags(Connection connection, List<Long> ids, List<MemoryEntry> entries) throws SQLException {
+    static void insertTags(Connection connection, List<Long> ids, List<MemoryEntry> entries) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO tags (tag, entry_id) VALUES (?, ?)")) {
             boolean any = false;
             for (int i = 0; i < ids.size(); i++) {
@@ -261,7 +271,7 @@ public final class PgStore implements EntryStore {
     }
 
     /** Appends {@code versions} (of any keys) to their keys' histories, one batch for all. */
-    private void insertVersions(Connection connection, List<MemoryEntry> versions) throws SQLException {
+    void insertVersions(Connection connection, List<MemoryEntry> versions) throws SQLException {
         if (versions.isEmpty()) {
             return;
         }
@@ -290,59 +300,14 @@ public final class PgStore implements EntryStore {
     /**
      * Replaces everything stored of each chain's key (live row, versions, tombstones) with exactly the chain, all chains
      * in one transaction: all of them are applied or, on a failure, none. A live row is updated in place, keeping its
-     * relations.
+     * relations. See {@link PgRestore}.
      */
     @Override
     public List<MemoryEntry> restoreAll(List<List<MemoryEntry>> chains) {
         checkOpen();
         MemoryEntry first = chains.get(0).get(chains.get(0).size() - 1);
         String what = chains.size() == 1 ? "restore " + describe(first.key(), first.scope()) : "restore " + chains.size() + " keys";
-        return database.write(what, connection -> {
-            Set<Long> namespaces = new LinkedHashSet<>();
-            Set<Long> keys = new LinkedHashSet<>();
-            for (List<MemoryEntry> chain : chains) {
-                MemoryEntry last = chain.get(chain.size() - 1);
-                Ns ns = ns(last.scope());
-                namespaces.add(ns.lockId(database.schema()));
-                keys.add(ns.keyLockId(database.schema(), last.key()));
-            }
-            Ns.lockKeys(connection, namespaces, keys);
-            List<MemoryEntry> restored = new ArrayList<>(chains.size());
-            List<Long> ids = new ArrayList<>();
-            List<MemoryEntry> pending = new ArrayList<>();
-            List<MemoryEntry> versions = new ArrayList<>();
-            Set<EntryRef> seen = new java.util.HashSet<>();
-            for (List<MemoryEntry> chain : chains) {
-                MemoryEntry last = chain.get(chain.size() - 1);
-                if (!seen.add(last.ref())) {
-                    // a key again in one batch: what the earlier chain wrote must be in place before this one replaces it
-                    flush(connection, ids, pending, versions);
-                }
-                Ns ns = ns(last.scope());
-                Current current = current(connection, ns, last.key());
-                if (current.revision() != 0) {
-                    // New ids for the new rows: the revision changes, so a transaction that read the key fails its commit.
-                    deleteKeyRows(connection, "versions", ns, last.key());
-                    deleteKeyRows(connection, "tombstones", ns, last.key());
-                }
-                ids.add(storeLive(connection, ns, last, current));
-                pending.add(last);
-                restored.add(last);
-                versions.addAll(chain);
-            }
-            flush(connection, ids, pending, versions);
-            return List.copyOf(restored);
-        });
-    }
-
-    /** Writes the batch's pending tags and versions, one round trip each, and empties the lists. */
-    private void flush(Connection connection, List<Long> ids, List<MemoryEntry> pending, List<MemoryEntry> versions)
-            throws SQLException {
-        insertTags(connection, ids, pending);
-        insertVersions(connection, versions);
-        ids.clear();
-        pending.clear();
-        versions.clear();
+        return database.write(what, connection -> PgRestore.restoreAll(this, connection, chains));
     }
 
     private static int deleteKeyRows(Connection connection, String table, Ns ns, String key) throws SQLException {
@@ -431,19 +396,23 @@ public final class PgStore implements EntryStore {
             return List.of();
         }
         PgSql.Bound sql = PgSql.query(query, project, session);
-        List<MemoryEntry> rows = database.read("run the query '" + query.pattern() + "'", connection -> {
-            List<MemoryEntry> read = new ArrayList<>();
+        // The rows come in the query's order (PgSql.orderBy): keep the matches of the page, no sorting again.
+        return database.read("run the query '" + query.pattern() + "'", connection -> {
+            List<MemoryEntry> page = new ArrayList<>();
+            long skip = query.offset();
             try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
                 SqlParameters.bind(statement, sql.parameters());
                 try (ResultSet results = statement.executeQuery()) {
-                    while (results.next()) {
-                        readable(results, 1).ifPresent(read::add);
+                    while (page.size() < query.limit() && results.next()) {
+                        Optional<MemoryEntry> entry = readable(results, 1);
+                        if (entry.isPresent() && query.matches(entry.get()) && skip-- <= 0) {
+                            page.add(entry.get());
+                        }
                     }
                 }
             }
-            return read;
+            return List.copyOf(page);
         });
-        return query.apply(rows);
     }
 
     /** The entry of the current row, or empty (logged) when it cannot be read, so one bad row does not hide the rest. */
