@@ -127,6 +127,16 @@ public final class LocalPostgres {
      * @throws Unavailable where there are no binaries, or they fail to start a server
      */
     public static Server startFromBinaries() throws Unavailable {
+        return startInstance().server();
+    }
+
+    /**
+     * Starts a server of its own from the machine's binaries, which the caller may stop and start again (a test of a
+     * server going down); closed (stopped and deleted) by {@link Instance#close()} or at JVM exit.
+     *
+     * @throws Unavailable where there are no binaries, or they fail to start a server
+     */
+    public static Instance startInstance() throws Unavailable {
         Path bin = binDirectory().orElseThrow(() -> new Unavailable("no PostgreSQL binaries (initdb, pg_ctl: neither "
                 + "'pg_config --bindir' nor /usr/lib/postgresql/*/bin has them); set PG_URL=postgresql://host:port/db "
                 + "or install PostgreSQL 15 or newer (Debian: apt-get install postgresql)."));
@@ -145,30 +155,79 @@ public final class LocalPostgres {
             run(as(root, bin.resolve("initdb").toString(), "-D", data.toString(), "-U", USER, "--pwfile=" + password,
                     "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"),
                     "initdb");
-            int port = freePort();
-            String options = "-p " + port + " -k " + home + " -c listen_addresses=127.0.0.1 -c fsync=off"
-                    + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=400";
-            run(as(root, bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-o", options, "-l",
-                    home.resolve("server.log").toString(), "-w", "-t", String.valueOf(START_TIMEOUT.toSeconds()), "start"),
-                    "pg_ctl start");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(root, bin, data, home), "postgres-local-server-stop"));
-            return new Server("binaries", "127.0.0.1", port, "postgres", USER, PASSWORD);
+            Instance instance = new Instance(root, bin, home, freePort());
+            instance.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(instance::close, "postgres-local-server-stop"));
+            return instance;
         } catch (IOException e) {
             throw new Unavailable("could not start a PostgreSQL server with " + bin + ": " + e.getMessage());
         }
     }
 
-    private static void stop(boolean root, Path bin, Path data, Path home) {
-        try {
-            run(as(root, bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"),
-                    "pg_ctl stop");
-        } catch (IOException e) {
-            System.err.println("LocalPostgres: " + e.getMessage());
+    /** A server started from the binaries in a directory of its own, on a port that stays its own across restarts. */
+    public static final class Instance implements AutoCloseable {
+
+        private final boolean root;
+        private final Path bin;
+        private final Path home;
+        private final int port;
+        private boolean running;
+        private boolean closed;
+
+        private Instance(boolean root, Path bin, Path home, int port) {
+            this.root = root;
+            this.bin = bin;
+            this.home = home;
+            this.port = port;
         }
-        try (Stream<Path> files = Files.walk(home)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            System.err.println("LocalPostgres: cannot delete " + home + ": " + e.getMessage());
+
+        /** Where it listens and how to log in. */
+        public Server server() {
+            return new Server("binaries", "127.0.0.1", port, "postgres", USER, PASSWORD);
+        }
+
+        /** Starts the server (again), waiting until it accepts connections. */
+        public synchronized void start() throws IOException {
+            if (closed) {
+                throw new IllegalStateException("this server was closed");
+            }
+            String options = "-p " + port + " -k " + home + " -c listen_addresses=127.0.0.1 -c fsync=off"
+                    + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=400";
+            run(as(root, bin.resolve("pg_ctl").toString(), "-D", home.resolve("data").toString(), "-o", options, "-l",
+                    home.resolve("server.log").toString(), "-w", "-t", String.valueOf(START_TIMEOUT.toSeconds()), "start"),
+                    "pg_ctl start");
+            running = true;
+        }
+
+        /**
+         * Stops the server: {@code fast} ends the sessions and shuts down cleanly, else {@code immediate} (as a crash
+         * would: no shutdown checkpoint, recovery at the next start).
+         */
+        public synchronized void stop(boolean fast) throws IOException {
+            if (running) {
+                running = false;
+                run(as(root, bin.resolve("pg_ctl").toString(), "-D", home.resolve("data").toString(), "-m",
+                        fast ? "fast" : "immediate", "-w", "stop"), "pg_ctl stop");
+            }
+        }
+
+        /** Stops the server and deletes its directory. Idempotent. */
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            try {
+                stop(false);
+            } catch (IOException e) {
+                System.err.println("LocalPostgres: " + e.getMessage());
+            }
+            closed = true;
+            try (Stream<Path> files = Files.walk(home)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            } catch (IOException e) {
+                System.err.println("LocalPostgres: cannot delete " + home + ": " + e.getMessage());
+            }
         }
     }
 
