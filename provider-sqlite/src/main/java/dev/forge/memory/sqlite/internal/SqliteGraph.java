@@ -1,7 +1,6 @@
 package dev.forge.memory.sqlite.internal;
 
 import dev.forge.memory.Direction;
-import dev.forge.memory.EntryNotFoundException;
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.EntryRules;
 import dev.forge.memory.GraphPath;
@@ -11,6 +10,7 @@ import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
 import dev.forge.memory.Traversal;
 import dev.forge.memory.support.GraphWalker;
+import dev.forge.memory.support.SqlEdges;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -60,29 +60,7 @@ public final class SqliteGraph {
         EntryRules.checkRelationType(type);
         store.checkOpen();
         return store.database().write("relate " + from + " to " + to, connection -> {
-            long source = entryId(connection, from);
-            long target = entryId(connection, to);
-            if (source == 0 || target == 0) {
-                throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry "
-                        + (source == 0 ? from : to) + " that this provider can see. Store it first.");
-            }
-            try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_EDGE)) {
-                insert.setLong(1, source);
-                insert.setString(2, type);
-                insert.setLong(3, target);
-                insert.setLong(4, store.clock().instant().toEpochMilli());
-                insert.executeUpdate();
-            }
-            try (PreparedStatement select = connection.prepareStatement(
-                    Statements.EDGE_CREATED_AT)) {
-                select.setLong(1, source);
-                select.setString(2, type);
-                select.setLong(3, target);
-                try (ResultSet rows = select.executeQuery()) {
-                    rows.next();
-                    return new Relation(from, type, to, Instant.ofEpochMilli(rows.getLong(1)));
-                }
-            }
+            return SqlEdges.relate(connection, this::entryId, from, to, type, store.clock().instant());
         });
     }
 
@@ -92,20 +70,8 @@ public final class SqliteGraph {
         checked(to);
         EntryRules.checkRelationType(type);
         store.checkOpen();
-        return store.database().write("unrelate " + from + " from " + to, connection -> {
-            long source = entryId(connection, from);
-            long target = entryId(connection, to);
-            if (source == 0 || target == 0) {
-                return false;
-            }
-            try (PreparedStatement delete = connection.prepareStatement(
-                    Statements.DELETE_EDGE)) {
-                delete.setLong(1, source);
-                delete.setString(2, type);
-                delete.setLong(3, target);
-                return delete.executeUpdate() > 0;
-            }
-        });
+        return store.database().write("unrelate " + from + " from " + to,
+                connection -> SqlEdges.unrelate(connection, this::entryId, from, to, type));
     }
 
     /** The visible relations of an entry in {@code direction}, ordered by type, from, to. */

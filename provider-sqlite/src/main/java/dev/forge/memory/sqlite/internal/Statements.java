@@ -588,12 +588,6 @@ public final class Statements {
     public static final String INSERT_EDGE = "INSERT INTO edges (from_entry, type, to_entry, created_at)"
             + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING";
 
-    /** When a relation was made: from, type, to. */
-    public static final String EDGE_CREATED_AT = "SELECT created_at FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?";
-
-    /** Deletes a relation: from, type, to. */
-    public static final String DELETE_EDGE = "DELETE FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?";
-
     private static final String LINK_HALF = "entry_id = ? AND outgoing = ? AND type = ? AND other_project = ?"
             + " AND other_session = ? AND other_scope = ? AND other_key = ?";
 
