@@ -59,6 +59,22 @@ class PostgresBulkRestoreTest {
     }
 
     @Test
+    void keys_that_array_literals_quote_are_restored_verbatim() {
+        List<String> keys = List.of("NULL", "a \"quoted\" {key}, with \\ a backslash", " leading and trailing ",
+                "ключ 🔑", "{}", "x,y");
+        try (MemoryProvider provider = open("bulk_restore_keys")) {
+            provider.set("NULL", "live before", Scope.PROJECT, List.of(), Map.of());
+            List<List<MemoryEntry>> batch = keys.stream().map(k -> chain(k, Scope.PROJECT, "value of " + k, 2)).toList();
+            provider.requireRestoring().restoreAll(batch);
+            for (List<MemoryEntry> chain : batch) {
+                MemoryEntry last = chain.get(chain.size() - 1);
+                assertThat(provider.get(last.key(), Scope.PROJECT)).as(last.key()).contains(last);
+                assertThat(provider.requireHistory().versions(last.key(), Scope.PROJECT)).isEqualTo(chain);
+            }
+        }
+    }
+
+    @Test
     void a_batch_is_restored_in_a_few_round_trips_and_replaces_what_each_key_had() {
         try (MemoryProvider provider = open("bulk_restore")) {
             provider.set("live", "before", Scope.PROJECT, List.of("old"), Map.of());
