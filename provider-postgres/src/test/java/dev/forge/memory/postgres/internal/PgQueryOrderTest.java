@@ -30,13 +30,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A query's SQL orders its rows as the API orders entries ({@link Query.Order}), so the provider pages them without
- * sorting again; a prefix query in key order is served by the unique (namespace, key) index without a sort. The rows
- * are written in reverse key order, so a scan in physical order would not pass.
+ * sorting again: checked on rows written in reverse key order (a scan in physical order would not pass), some keys in
+ * two scopes. A prefix query in key order on a store filled in key order (as an import fills it) is served by the
+ * unique (namespace, key) index without a sort.
  */
 class PgQueryOrderTest {
 
     private static final int ROWS = 20000;
     private static final String SCHEMA = "query_order";
+    private static final String PLAN_SCHEMA = "query_plan";
 
     @TempDir
     static Path directory;
@@ -65,7 +67,24 @@ class PgQueryOrderTest {
                     + " 'note/' || lpad((" + ROWS + " - g)::text, 5, '0'), convert_to('v', 'UTF8'), '[]', '{}',"
                     + " 0, (g * 7919) % 1000, 1, to_tsvector('english', 'v') FROM generate_series(1, " + ROWS + ") g"
                     );
+            // the same keys again in GLOBAL: ties of key that the scope orders
+            statement.execute("INSERT INTO entries (project, session, scope, key, value, tags, metadata, created_at,"
+                    + " updated_at, version, document) SELECT '', '', 'global', 'note/' || lpad((" + ROWS + " - g)::text,"
+                    + " 5, '0'), convert_to('v', 'UTF8'), '[]', '{}', 0, (g * 7919) % 1000, 1, to_tsvector('english', 'v')"
+                    + " FROM generate_series(1, 1000) g ON CONFLICT DO NOTHING");
             statement.execute("ANALYZE entries");
+        }
+        // a second store filled in key order, as an import writes it (and as the benchmark's is)
+        Map<String, Object> plain = TestPostgres.connection(database);
+        plain.put("schema", PLAN_SCHEMA);
+        new PostgresMemoryProviderFactory().open(ProviderContext.builder().config(ProviderConfig.of(plain)).projectId("p")
+                .sessionId("s").baseDirectory(directory).forgeHome(directory.resolve("home")).build()).close();
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO " + PLAN_SCHEMA + ".entries (project, session, scope, key, value, tags,"
+                    + " metadata, created_at, updated_at, version, document) SELECT 'p', '', 'project',"
+                    + " 'note/' || lpad(g::text, 5, '0'), convert_to('v', 'UTF8'), '[]', '{}', 0, g, 1,"
+                    + " to_tsvector('english', 'v') FROM generate_series(1, " + ROWS + ") g");
+            statement.execute("ANALYZE " + PLAN_SCHEMA + ".entries");
         }
     }
 
@@ -96,12 +115,17 @@ class PgQueryOrderTest {
     private static String plan(Query query) throws SQLException {
         PgSql.Bound sql = PgSql.query(query, "p", "s");
         StringBuilder plan = new StringBuilder();
-        try (PreparedStatement statement = connection.prepareStatement("EXPLAIN " + sql.sql())) {
-            SqlParameters.bind(statement, sql.parameters());
-            try (ResultSet results = statement.executeQuery()) {
-                while (results.next()) {
-                    plan.append(results.getString(1)).append('\n');
+        try (Statement path = connection.createStatement()) {
+            path.execute("SET search_path TO " + PLAN_SCHEMA);
+            try (PreparedStatement statement = connection.prepareStatement("EXPLAIN " + sql.sql())) {
+                SqlParameters.bind(statement, sql.parameters());
+                try (ResultSet results = statement.executeQuery()) {
+                    while (results.next()) {
+                        plan.append(results.getString(1)).append('\n');
+                    }
                 }
+            } finally {
+                path.execute("SET search_path TO " + SCHEMA);
             }
         }
         return plan.toString();
@@ -116,6 +140,7 @@ class PgQueryOrderTest {
                 List<MemoryEntry> rows = rows(query);
                 assertThat(rows).as("%s %s", query.pattern(), order).isNotEmpty()
                         .isSortedAccordingTo(order.comparator());
+                assertThat(rows).as("every candidate once").doesNotHaveDuplicates();
             }
         }
     }
