@@ -35,15 +35,17 @@ class ParallelReadsTest {
         CountDownLatch another = new CountDownLatch(1);
         ParallelReads.map(numbers(ParallelReads.FILES_PER_THREAD * 4), i -> {
             threads.add(Thread.currentThread());
-            if (Thread.currentThread() != caller) {
+            if (i != 0) {
                 another.countDown();
-            } else if (expected > 1 && i == 0) {
-                // The caller holds its first file until another thread has read one: proof they run side by side.
+            } else if (expected > 1) {
+                // Whichever thread takes the first file holds it until another thread has read one: proof they run
+                // side by side. Items are handed out in order, so no other file was read before this one, and on a
+                // busy machine the helpers may read every file before the caller takes any.
                 await(another);
             }
             return i;
         });
-        assertThat(threads).contains(caller).hasSizeBetween(Math.min(expected, 2), expected);
+        assertThat(threads).hasSizeBetween(Math.min(expected, 2), expected);
         assertThat(threads).allSatisfy(thread -> assertThat(thread == caller || !thread.isAlive())
                 .as("%s ended", thread).isTrue());
     }
