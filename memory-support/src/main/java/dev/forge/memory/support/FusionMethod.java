@@ -12,6 +12,14 @@ import java.util.List;
  */
 public enum FusionMethod {
     /**
+     * Score-normalised fusion by the stronger evidence: each ranking's evidence for an entry is its z-score clipped at 0
+     * as for {@link #CLIPPED_ZSCORE}, and the entry's is the stronger of the two (the keyword one weighted), not their
+     * sum: two rankings that each put an entry a little above their means (a common word matched, read by both) do not
+     * outweigh one ranking's clear hit. Entries above the mean in neither ranking follow, ordered as {@link #ZSCORE}
+     * orders them.
+     */
+    MAX_ZSCORE,
+    /**
      * Score-normalised fusion counting only evidence: each ranking's scores become z-scores as for {@link #ZSCORE},
      * but a z-score below 0 (an entry below that ranking's mean) counts as 0, as does absence from a ranking, and the
      * weighted mean of the two is the fused value. A ranking speaks for the entries it scores above its own average
@@ -29,14 +37,14 @@ public enum FusionMethod {
     RRF;
 
     /** The fusion of HYBRID search in the {@code vector} and {@code hybrid} providers unless configured. */
-    public static final FusionMethod DEFAULT = CLIPPED_ZSCORE;
+    public static final FusionMethod DEFAULT = MAX_ZSCORE;
     /** The keyword ranking's weight unless configured: equal weights, the semantic ranking weighing 1. */
     public static final double DEFAULT_KEYWORD_WEIGHT = 1.0;
     /** The rank constant of {@link #RRF} unless configured: the usual 60. */
     public static final int DEFAULT_RRF_K = SemanticScorer.RRF_K;
 
     /**
-     * Parses the config form, ignoring case: {@code clipped_zscore}, {@code zscore} or {@code rrf}.
+     * Parses the config form, ignoring case: {@code max_zscore}, {@code clipped_zscore}, {@code zscore} or {@code rrf}.
      *
      * @throws ConfigurationException for any other text, listing the allowed values
      */
@@ -86,7 +94,8 @@ public enum FusionMethod {
     public static List<Setting> settings() {
         return List.of(
                 Setting.of("fusion", ConfigValues.choices(FusionMethod.class), DEFAULT.id(),
-                        "hybrid search: clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
+                        "hybrid search: max_zscore, clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank"
+                                + " fusion)"),
                 Setting.of("rrf_k", "integer", String.valueOf(DEFAULT_RRF_K), "the rank constant of rrf fusion"),
                 Setting.of("keyword_weight", "number", String.valueOf(DEFAULT_KEYWORD_WEIGHT),
                         "the keyword ranking's weight in hybrid fusion (semantic: 1)"));

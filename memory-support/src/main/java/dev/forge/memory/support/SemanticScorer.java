@@ -17,8 +17,8 @@ import java.util.function.Function;
 /**
  * Semantic and hybrid ranking for providers that hold their candidates in memory and have an
  * {@link EmbeddingModel}: brute-force cosine similarity, and reciprocal rank fusion with {@link KeywordScorer}.
- * {@link #fuseClippedScores} is the score-normalised fusion that the vector and hybrid providers use by default,
- * {@link #fuseScores} its unclipped form ({@link FusionMethod}).
+ * {@link #fuseStrongerScores} is the score-normalised fusion that the vector and hybrid providers use by default,
+ * {@link #fuseClippedScores} and {@link #fuseScores} the forms that add the two rankings up ({@link FusionMethod}).
  *
  * <ul>
  *   <li>SEMANTIC: the score is the cosine similarity of the query's vector and the entry's (unit vectors, so the
@@ -140,9 +140,10 @@ public final class SemanticScorer {
     }
 
     /**
-     * Fuses a keyword and a semantic ranking with {@code method}: {@link #fuseClippedScores} for
-     * {@link FusionMethod#CLIPPED_ZSCORE} and {@link #fuseScores} for {@link FusionMethod#ZSCORE} (where {@code k}
-     * plays no part), the weighted reciprocal rank fusion above for {@link FusionMethod#RRF}.
+     * Fuses a keyword and a semantic ranking with {@code method}: {@link #fuseStrongerScores} for
+     * {@link FusionMethod#MAX_ZSCORE}, {@link #fuseClippedScores} for {@link FusionMethod#CLIPPED_ZSCORE} and
+     * {@link #fuseScores} for {@link FusionMethod#ZSCORE} (where {@code k} plays no part), the weighted reciprocal rank
+     * fusion above for {@link FusionMethod#RRF}.
      *
      * @throws IllegalArgumentException if {@code k} is below 1 or the weight is outside (0, 1]
      */
@@ -154,8 +155,11 @@ public final class SemanticScorer {
         if (k < 1) {
             throw new IllegalArgumentException("the rank constant k must be at least 1, was " + k);
         }
-        return method == FusionMethod.ZSCORE ? fuseScores(request, keyword, semantic, keywordWeight)
-                : fuseClippedScores(request, keyword, semantic, keywordWeight);
+        return switch (method) {
+            case ZSCORE -> fuseScores(request, keyword, semantic, keywordWeight);
+            case CLIPPED_ZSCORE -> fuseClippedScores(request, keyword, semantic, keywordWeight);
+            default -> fuseStrongerScores(request, keyword, semantic, keywordWeight);
+        };
     }
 
     /**
@@ -173,11 +177,11 @@ public final class SemanticScorer {
      */
     public static List<Hit> fuseScores(SearchRequest request, List<Hit> keyword, List<Hit> semantic,
             double keywordWeight) {
-        return fuseZScores(request, keyword, semantic, keywordWeight, false);
+        return fuseZScores(request, keyword, semantic, keywordWeight, Evidence.NONE);
     }
 
     /**
-     * Score-normalised fusion of the evidence only, HYBRID's default: as {@link #fuseScores}, but a z-score below 0
+     * Score-normalised fusion of the evidence only: as {@link #fuseScores}, but a z-score below 0
      * counts as 0, and so does absence from a ranking. An entry's evidence is
      * {@code (keywordWeight * max(0, zKeyword) + max(0, zSemantic)) / (keywordWeight + 1)}: a ranking speaks for the
      * entries it scores above its own mean and against none. Plain z-scores give an entry that one ranking lacks that
@@ -192,11 +196,33 @@ public final class SemanticScorer {
      */
     public static List<Hit> fuseClippedScores(SearchRequest request, List<Hit> keyword, List<Hit> semantic,
             double keywordWeight) {
-        return fuseZScores(request, keyword, semantic, keywordWeight, true);
+        return fuseZScores(request, keyword, semantic, keywordWeight, Evidence.MEAN);
     }
 
+    /**
+     * Score-normalised fusion by the stronger evidence, HYBRID's default: each ranking's evidence for an entry is its
+     * clipped z-score as in {@link #fuseClippedScores} (0 below that ranking's mean or absent from it), and an entry's
+     * evidence is the stronger of the two, {@code max(keywordWeight * max(0, zKeyword), max(0, zSemantic))}. One
+     * ranking's clear hit is not outweighed by an entry that both rankings put only a little above their means: the
+     * keyword ranking of a question that shares only a common word with its answer matches many entries a little,
+     * and the semantic ranking, which reads the same words, puts some of those entries a little above its mean too;
+     * adding the two would count that word twice. Scores: the logistic function of the evidence, in (0.5, 1), for an
+     * entry above the mean of at least one ranking; the others follow in the order of {@link #fuseScores}, scored half
+     * its score, below 0.5. The request's threshold and limit apply; ties by key, then scope.
+     *
+     * @param keywordWeight in (0, 1]; 1 weighs both rankings equally
+     * @throws IllegalArgumentException if the weight is outside (0, 1]
+     */
+    public static List<Hit> fuseStrongerScores(SearchRequest request, List<Hit> keyword, List<Hit> semantic,
+            double keywordWeight) {
+        return fuseZScores(request, keyword, semantic, keywordWeight, Evidence.MAX);
+    }
+
+    /** How the z-score fusions count evidence: not at all (plain z-scores), the weighted mean, or the stronger one. */
+    private enum Evidence { NONE, MEAN, MAX }
+
     private static List<Hit> fuseZScores(SearchRequest request, List<Hit> keyword, List<Hit> semantic,
-            double keywordWeight, boolean clipped) {
+            double keywordWeight, Evidence counted) {
         if (!(keywordWeight > 0 && keywordWeight <= 1)) {
             throw new IllegalArgumentException("the keyword weight must be in (0, 1], was " + keywordWeight);
         }
@@ -210,8 +236,12 @@ public final class SemanticScorer {
             double zKeyword = keywordZ.getOrDefault(ref, keywordFloor);
             double zSemantic = semanticZ.getOrDefault(ref, semanticFloor);
             double plain = logistic((keywordWeight * zKeyword + zSemantic) / (keywordWeight + 1));
-            double evidence = (keywordWeight * Math.max(0, zKeyword) + Math.max(0, zSemantic)) / (keywordWeight + 1);
-            double score = !clipped ? plain : evidence > 0 ? logistic(evidence) : plain / 2;
+            double evidence = switch (counted) {
+                case NONE -> 0;
+                case MEAN -> (keywordWeight * Math.max(0, zKeyword) + Math.max(0, zSemantic)) / (keywordWeight + 1);
+                case MAX -> Math.max(keywordWeight * Math.max(0, zKeyword), Math.max(0, zSemantic));
+            };
+            double score = counted == Evidence.NONE ? plain : evidence > 0 ? logistic(evidence) : plain / 2;
             if (score > 0 && score >= request.threshold()) {
                 hits.add(new Hit(entry, Math.min(1.0, score)));
             }

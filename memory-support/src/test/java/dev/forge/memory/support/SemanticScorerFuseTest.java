@@ -162,16 +162,49 @@ class SemanticScorerFuseTest {
                 .isEqualTo(SemanticScorer.fuseScores(request(10, 0), keyword, semantic, 0.5));
         assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic, FusionMethod.CLIPPED_ZSCORE, 20, 0.5))
                 .isEqualTo(SemanticScorer.fuseClippedScores(request(10, 0), keyword, semantic, 0.5));
+        assertThat(SemanticScorer.fuse(request(10, 0), keyword, semantic, FusionMethod.MAX_ZSCORE, 20, 0.5))
+                .isEqualTo(SemanticScorer.fuseStrongerScores(request(10, 0), keyword, semantic, 0.5));
         assertThat(FusionMethod.parse(" ZScore ")).isEqualTo(FusionMethod.ZSCORE);
         assertThat(FusionMethod.parse("clipped_zscore")).isEqualTo(FusionMethod.CLIPPED_ZSCORE);
+        assertThat(FusionMethod.parse("max_zscore")).isEqualTo(FusionMethod.MAX_ZSCORE);
         assertThatThrownBy(() -> FusionMethod.parse("combsum")).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("'fusion' cannot be 'combsum': use clipped_zscore, zscore or rrf.");
+                .hasMessageContaining("'fusion' cannot be 'combsum': use max_zscore, clipped_zscore, zscore or rrf.");
     }
 
     @Test
-    void the_default_fusion_is_clipped_z_scores_with_equal_weights() {
-        assertThat(FusionMethod.DEFAULT).isEqualTo(FusionMethod.CLIPPED_ZSCORE);
+    void the_default_fusion_is_the_stronger_clipped_z_score_with_equal_weights() {
+        assertThat(FusionMethod.DEFAULT).isEqualTo(FusionMethod.MAX_ZSCORE);
         assertThat(FusionMethod.DEFAULT_KEYWORD_WEIGHT).isEqualTo(1.0);
+    }
+
+    @Test
+    void the_stronger_evidence_of_one_ranking_outweighs_two_weak_agreeing_ones() {
+        // "w" is a little above the mean of both rankings (a common word matched, a loose semantic match); "s" is a
+        // clear semantic hit the keyword ranking lacks.
+        List<Hit> keyword = List.of(hit("a", 1.0), hit("w", 0.9), hit("b", 0.5), hit("c", 0.1), hit("d", 0.1));
+        List<Hit> semantic = List.of(hit("t", 0.9), hit("s", 0.85), hit("w", 0.7), hit("e", 0.5), hit("f", 0.45),
+                hit("g", 0.4), hit("h", 0.4), hit("i", 0.4));
+        List<Hit> stronger = SemanticScorer.fuseStrongerScores(request(10, 0), keyword, semantic, 1.0);
+        assertThat(keys(stronger).subList(0, 4)).containsExactly("t", "s", "a", "w");
+        assertThat(stronger.subList(0, 4)).allSatisfy(h -> assertThat(h.score()).isGreaterThan(0.5).isLessThan(1.0));
+        assertThat(stronger.subList(4, stronger.size())).allSatisfy(h -> assertThat(h.score()).isPositive().isLessThan(0.5));
+        assertThat(stronger).isEqualTo(SemanticScorer.fuseStrongerScores(request(10, 0), semantic, keyword, 1.0));
+        // The mean of the clipped z-scores adds the two weak ones up and puts "w" over "s".
+        List<String> mean = keys(SemanticScorer.fuseClippedScores(request(10, 0), keyword, semantic, 1.0));
+        assertThat(mean.indexOf("w")).isLessThan(mean.indexOf("s"));
+    }
+
+    @Test
+    void stronger_score_fusion_applies_threshold_limit_and_weight() {
+        List<Hit> keyword = List.of(hit("k", 0.9), hit("x", 0.2), hit("y", 0.1));
+        List<Hit> semantic = List.of(hit("s", 0.9), hit("x", 0.85), hit("y", 0.8), hit("k", 0.1));
+        assertThat(keys(SemanticScorer.fuseStrongerScores(request(1, 0), keyword, semantic, 1.0))).containsExactly("k");
+        // weighted by a quarter, the keyword ranking's top hit no longer outweighs the semantic one
+        assertThat(keys(SemanticScorer.fuseStrongerScores(request(1, 0), keyword, semantic, 0.25))).containsExactly("s");
+        assertThat(SemanticScorer.fuseStrongerScores(request(10, 0.55), keyword, semantic, 1.0)).isNotEmpty()
+                .allSatisfy(h -> assertThat(h.score()).isGreaterThanOrEqualTo(0.55));
+        assertThatThrownBy(() -> SemanticScorer.fuseStrongerScores(request(10, 0), keyword, semantic, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyword weight");
     }
 
     @Test

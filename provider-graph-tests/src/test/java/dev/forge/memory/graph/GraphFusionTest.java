@@ -20,7 +20,7 @@ import dev.forge.memory.support.SemanticScorer;
 
 /**
  * HYBRID search on the graph provider fuses its own keyword and semantic rankings the way the {@code vector} and
- * {@code hybrid} providers do: clipped z-score fusion unless {@code fusion} (with {@code rrf_k}, {@code keyword_weight})
+ * {@code hybrid} providers do: their default fusion unless {@code fusion} (with {@code rrf_k}, {@code keyword_weight})
  * says otherwise.
  */
 class GraphFusionTest {
@@ -58,14 +58,14 @@ class GraphFusionTest {
     }
 
     @Test
-    void hybrid_search_uses_clipped_zscore_fusion_by_default() {
+    void hybrid_search_uses_the_default_fusion_by_default() {
         try (MemoryProvider provider = open(Map.of())) {
             fill(provider);
             SearchRequest hybrid = SearchRequest.builder("release pipeline tests").mode(SearchMode.HYBRID).limit(5).build();
 
             List<Hit> hits = provider.search(hybrid);
 
-            assertThat(hits).isEqualTo(expected(provider, hybrid, FusionMethod.CLIPPED_ZSCORE, 60, 1.0));
+            assertThat(hits).isEqualTo(expected(provider, hybrid, FusionMethod.DEFAULT, 60, 1.0));
             assertThat(hits).isNotEqualTo(expected(provider, hybrid, FusionMethod.RRF, 60, 1.0));
         }
     }

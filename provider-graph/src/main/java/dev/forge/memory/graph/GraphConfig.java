@@ -32,7 +32,7 @@ import dev.forge.memory.support.TimeSpan;
  *                       {@link dev.forge.memory.BackendUnavailableException}; 0 fails at the first error
  * @param store          the store id written on every node: one database holds many stores side by side, and only
  *                       providers with the same store id see each other's entries (GLOBAL entries included)
- * @param fusion         how HYBRID search fuses its keyword and semantic rankings; default {@code clipped_zscore}, as
+ * @param fusion         how HYBRID search fuses its keyword and semantic rankings; default {@code max_zscore}, as
  *                       in the {@code vector} and {@code hybrid} providers ({@link FusionMethod#DEFAULT})
  * @param rrfK           the rank constant of {@code rrf} fusion, at least 1; default 60
  * @param keywordWeight  the keyword ranking's weight in HYBRID fusion, in (0, 1], the semantic ranking weighing 1;

@@ -55,7 +55,7 @@ class GraphConfigTest {
     }
 
     @Test
-    void hybrid_fusion_defaults_to_clipped_zscore_as_in_the_other_providers_and_takes_their_settings() {
+    void hybrid_fusion_defaults_to_that_of_the_other_providers_and_takes_their_settings() {
         GraphConfig defaults = bind(Map.of());
         assertThat(defaults.fusion()).isEqualTo(dev.forge.memory.support.FusionMethod.DEFAULT);
         assertThat(defaults.rrfK()).isEqualTo(60);
@@ -65,7 +65,7 @@ class GraphConfigTest {
         assertThat(rrf.rrfK()).isEqualTo(20);
         assertThat(rrf.keywordWeight()).isEqualTo(0.5);
         assertThatThrownBy(() -> bind(Map.of("fusion", "combsum"))).isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("use clipped_zscore, zscore or rrf");
+                .hasMessageContaining("use max_zscore, clipped_zscore, zscore or rrf");
         assertThatThrownBy(() -> bind(Map.of("rrf_k", 0))).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("'rrf_k' must be at least 1");
         assertThatThrownBy(() -> bind(Map.of("keyword_weight", 1.5))).isInstanceOf(ConfigurationException.class)

@@ -19,27 +19,26 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Retrieval quality of the router's HYBRID search on the labelled chat set of provider-vector's tests, with sqlite
- * storage (FTS5 BM25 keyword ranking) and a vector search child with the default MiniLM model: the router fuses the
- * vector child's semantic ranking with the storage's keyword ranking. Printed beside the single modes and the vector
- * provider's own HYBRID (its own BM25 fused the same way). Measured with the default fusion (clipped z-scores, equal
- * weights; Java 17, x86-64):
+ * storage (FTS5 BM25 keyword ranking) and a vector search child with the default model (none named: e5-small): the
+ * router fuses the vector child's semantic ranking with the storage's keyword ranking. Printed beside the single
+ * modes and the vector provider's own HYBRID (its own BM25 fused the same way). Measured with the default fusion (the
+ * stronger clipped z-score, equal weights; Java 17, x86-64):
  *
  * <pre>
  *   ranking                            recall@5  recall@10
  *   KEYWORD (vector child, BM25)          0.500      0.512
  *   KEYWORD (sqlite storage, FTS5)        0.500      0.536
- *   SEMANTIC (vector child)               0.833      0.929
- *   HYBRID (router: sqlite + vector)      0.762      0.905
- *   HYBRID (vector child alone)           0.786      0.929
+ *   SEMANTIC (vector child)               0.881      0.917
+ *   HYBRID (router: sqlite + vector)      0.881      0.917
+ *   HYBRID (vector child alone)           0.881      0.917
  * </pre>
  *
- * The questions paraphrase their answers, so a keyword ranking adds little here. The vector child's HYBRID equals
- * SEMANTIC at recall@10; the router stays one question under it: on "How is Jonas studying the local language?" the
- * storage's FTS5 ranking puts other turns naming Jonas above its mean and the answer below it (plain z-score fusion,
- * the default before, was 3.5 questions under: 0.845). No fusion tried without fitting a constant to this set closes
- * that question (docs/RETRIEVAL.md, "Fusion"). The checks: the vector child's HYBRID is at least the better of its
- * two rankings at recall@10; the router's beats both keyword rankings and stays within one question (1/42) of
- * SEMANTIC, above a floor one question under what it measured.
+ * The questions paraphrase their answers, so a keyword ranking adds little here. The mean of the clipped z-scores (the
+ * default before) was one question under SEMANTIC in both (0.893): on "Which workflow scheduler runs the pipeline?"
+ * turns holding "pipeline" or "schedule", a little above the mean of both rankings, outweighed the answer only the
+ * semantic ranking found (docs/RETRIEVAL.md, "Fusion"). The checks: the rule of issue 26, HYBRID at least the better
+ * of its two rankings at recall@10, for the router (sqlite's keyword ranking and the child's semantic one) and for the
+ * vector child; and the router's beats both keyword rankings at recall@5 and @10.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HybridRetrievalQualityTest {
@@ -48,15 +47,16 @@ class HybridRetrievalQualityTest {
     static Path directory;
 
     private HybridMemoryProvider router;
+    private String fingerprint;
     private final Map<String, double[]> recall = new LinkedHashMap<>();
 
     @BeforeAll
     void storeConversationsAndMeasure() {
         ProviderContext context = ProviderContext.builder().baseDirectory(directory).projectId("retrieval")
                 .sessionId("quality").forgeHome(directory.resolve("forge-home")).build();
-        // MiniLM, named: what was measured (new indexes default to bge-small since issue 26)
+        // No model named: the vector child's new index gets the default model, whose hybrid search the rule is about.
         router = HybridStores.open(context, HybridStores.config(Map.of("provider", "sqlite"),
-                Map.of("provider", "vector", "embedding", Map.of("model", "minilm")), null, Map.of()));
+                Map.of("provider", "vector"), null, Map.of()));
         Map<String, String> turns = LabelledRetrievalSet.turns();
         turns.forEach((key, text) -> router.set(key, text, Scope.PROJECT, List.of(), Map.of()));
         List<LabelledRetrievalSet.LabelledQuery> queries = LabelledRetrievalSet.queries();
@@ -66,8 +66,9 @@ class HybridRetrievalQualityTest {
         measure("SEMANTIC (vector child)", router, queries, SearchMode.SEMANTIC);
         measure("HYBRID (router: sqlite + vector)", router, queries, SearchMode.HYBRID);
         measure("HYBRID (vector child alone)", vector, queries, SearchMode.HYBRID);
-        System.out.printf("Retrieval quality of the hybrid router, %d turns, %d labelled questions (MiniLM):%n",
+        System.out.printf("Retrieval quality of the hybrid router, %d turns, %d labelled questions (the default model):%n",
                 turns.size(), queries.size());
+        fingerprint = router.reindexing().orElseThrow().reindex().fingerprint();
         System.out.printf("  %-34s %9s %10s%n", "ranking", "recall@5", "recall@10");
         recall.forEach((name, r) -> System.out.printf("  %-34s %9.3f %10.3f%n", name, r[0], r[1]));
     }
@@ -100,9 +101,16 @@ class HybridRetrievalQualityTest {
     }
 
     @Test
-    void the_routers_hybrid_recall_at_10_stays_within_one_question_of_semantic_and_above_the_floor() {
+    void the_measured_model_is_the_default_e5_small() {
+        assertThat(fingerprint).contains("e5-small:e5-small-v2-q:");
+    }
+
+    @Test
+    void the_routers_hybrid_recall_at_10_is_at_least_that_of_the_better_of_its_two_rankings() {
         double hybrid = recall.get("HYBRID (router: sqlite + vector)")[1];
-        assertThat(hybrid).isGreaterThanOrEqualTo(recall.get("SEMANTIC (vector child)")[1] - 1.0 / 42 - 1e-9);
-        assertThat(hybrid).isGreaterThanOrEqualTo(0.88);
+        assertThat(hybrid).as("recall@10 of the router's HYBRID vs its keyword ranking (sqlite)")
+                .isGreaterThanOrEqualTo(recall.get("KEYWORD (sqlite storage, FTS5)")[1]);
+        assertThat(hybrid).as("recall@10 of the router's HYBRID vs its semantic ranking")
+                .isGreaterThanOrEqualTo(recall.get("SEMANTIC (vector child)")[1]);
     }
 }

@@ -29,7 +29,7 @@ import java.util.Optional;
  * @param outbox        where missed updates of the search and relationships children wait; default
  *                      {@code {path: .forge/outbox, retry_interval: 5s}}
  * @param fusion        how HYBRID search fuses the semantic and the keyword ranking; default
- *                      {@code {method: clipped_zscore, rrf_k: 60, keyword_weight: 1}}
+ *                      {@code {method: max_zscore, rrf_k: 60, keyword_weight: 1}}
  * @param searchFields  {@code search_fields} for the storage and search children that do not set their own (each child
  *                      indexes its own text); {@code null} leaves them at theirs
  */
@@ -100,7 +100,7 @@ public record HybridConfig(Cache cache, Map<String, Object> storage, Map<String,
                         "how long the router waits before it tries a failed child again"),
                 Setting.of("fusion", "map", "", "HYBRID search: how the keyword and semantic rankings are fused"),
                 Setting.of("fusion.method", ConfigValues.choices(FusionMethod.class), fusion.method().id(),
-                        "clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
+                        "max_zscore, clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
                 Setting.of("fusion.rrf_k", "integer", String.valueOf(fusion.rrfK()), "the rank constant of rrf"),
                 Setting.of("fusion.keyword_weight", "number", String.valueOf(fusion.keywordWeight()),
                         "the keyword ranking's weight (semantic: 1)"),

@@ -30,7 +30,7 @@ import java.util.Optional;
  * @param embedding  the {@code embedding} block: {@code model} names an
  *                   {@link dev.forge.memory.embedding.EmbeddingModel} and the other keys are its settings; without
  *                   {@code model}, the model the index records (see {@link #openModel}), else {@value #DEFAULT_MODEL}
- * @param fusion     how HYBRID search fuses its keyword and semantic rankings; default {@code clipped_zscore} (see
+ * @param fusion     how HYBRID search fuses its keyword and semantic rankings; default {@code max_zscore} (see
  *                   {@link FusionMethod#DEFAULT})
  * @param rrfK       the rank constant {@code k} of reciprocal rank fusion when {@code fusion} is {@code rrf}, at least 1;
  *                   default 60
@@ -137,7 +137,8 @@ public record VectorConfig(String path, String globalPath, Map<String, Object> e
                         "the model's name; its own settings go beside it; left out, an existing index keeps the model "
                         + "it was built by"),
                 Setting.of("fusion", ConfigValues.choices(FusionMethod.class), defaults.fusion().id(),
-                        "hybrid search: clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank fusion)"),
+                        "hybrid search: max_zscore, clipped_zscore or zscore (score-normalised), or rrf (reciprocal rank"
+                                + " fusion)"),
                 Setting.of("rrf_k", "integer", String.valueOf(defaults.rrfK()), "the rank constant of rrf fusion"),
                 Setting.of("keyword_weight", "number", String.valueOf(defaults.keywordWeight()),
                         "the keyword ranking's weight in hybrid fusion (semantic: 1)"),

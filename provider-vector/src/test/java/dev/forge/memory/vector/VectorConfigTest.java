@@ -31,7 +31,7 @@ class VectorConfigTest {
         assertThat(defaults.globalPath()).isNull();
         assertThat(defaults.embedding()).as("no model named: the index's, else e5-small").isEmpty();
         assertThat(VectorConfig.DEFAULT_MODEL).isEqualTo("e5-small");
-        assertThat(defaults.fusion()).isEqualTo(FusionMethod.CLIPPED_ZSCORE);
+        assertThat(defaults.fusion()).isEqualTo(FusionMethod.MAX_ZSCORE);
         assertThat(defaults.rrfK()).isEqualTo(60);
         assertThat(defaults.keywordWeight()).isEqualTo(1.0);
         assertThat(defaults.overfetch()).isEqualTo(4);
@@ -51,7 +51,7 @@ class VectorConfigTest {
     @Test
     void an_unknown_fusion_is_rejected_with_the_known_ones() {
         assertThatThrownBy(() -> open(VectorStores.hashing(64, Map.of("fusion", "combsum"))))
-                .isInstanceOf(ConfigurationException.class).hasMessageContaining("use clipped_zscore, zscore or rrf");
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("use max_zscore, clipped_zscore, zscore or rrf");
     }
 
     @Test

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The searches of a hybrid router that has a search child with the mode asked for: KEYWORD and SEMANTIC go to the
- * child, HYBRID fuses the child's semantic ranking with the storage's keyword ranking as configured (clipped
- * z-scores by default). Hits carry the entries as the storage holds them; while the child is down or behind, the
+ * child, HYBRID fuses the child's semantic ranking with the storage's keyword ranking as configured (the stronger
+ * clipped z-score by default). Hits carry the entries as the storage holds them; while the child is down or behind, the
  * storage's keyword search answers.
  */
 public final class SearchRouter {
@@ -88,7 +88,7 @@ public final class SearchRouter {
     /**
      * HYBRID: the search child's semantic ranking and the storage's keyword ranking (the search child's where the
      * storage has no keyword search), each {@code max(100, 4 × limit)} deep and computed with the request's scopes and
-     * filter, fused as configured (clipped z-score fusion by default).
+     * filter, fused as configured (by the stronger clipped z-score by default).
      */
     private List<Hit> hybrid(SearchRequest request) {
         MemoryProvider keywords = storage.capabilities().contains(Capability.KEYWORD_SEARCH) ? storage : null;
