@@ -1,0 +1,341 @@
+package dev.forge.memory.postgres.internal;
+
+import dev.forge.memory.BackendUnavailableException;
+import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.IndexModelMismatchException;
+import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.support.SearchText;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The vectors of a store's entries, in table {@code embeddings} of the pgvector extension: one row per entry (its
+ * vector, or none where the text has no words) tagged with the model that made it, written in the SQL transaction
+ * of the entry's write, removed with the entry ({@code ON DELETE CASCADE}). Searches read only rows of their own
+ * model, so vectors of two models are never compared. Each model has its own HNSW index (cosine), partial on its tag.
+ *
+ * <p>A provider without an {@code embedding} block gets {@link #none}: it writes no vector, but where the table
+ * exists it removes the vector of each entry it overwrites, so that no vector outlives the text it was made of.
+ */
+public final class PgVectors {
+
+    /** The settings row that records the fingerprint of the model whose vectors the store serves. */
+    static final String SETTING = "embedding";
+
+    /** What is embedded of an entry: key, tags and value, whatever keyword search's {@code search_fields}. */
+    static final SearchText TEXT = SearchText.DEFAULT;
+
+    private final Optional<EmbeddingModel> model;
+    private volatile boolean tablePresent;
+    /** The extension's schema, quoted: the type and operators are named through it, wherever it was installed. */
+    private volatile String extension = "";
+    /** The tag of this model's rows: from the fingerprint recorded for it (a recognised older one) or its own. */
+    private volatile long tag;
+    /** Whether the store's vectors are this model's: false when opened for reindex on another model's vectors. */
+    private volatile boolean ready;
+    private volatile String recorded = "";
+    private volatile String extensionVersion = "";
+
+    private PgVectors(Optional<EmbeddingModel> model) {
+        this.model = model;
+    }
+
+    /** No model: no vectors written, and none left for an overwritten entry. */
+    public static PgVectors none() {
+        return new PgVectors(Optional.empty());
+    }
+
+    /** Vectors made by {@code model}; {@link #prepare} must run before any write. */
+    public static PgVectors of(EmbeddingModel model) {
+        return new PgVectors(Optional.of(model));
+    }
+
+    /** The model, if the store keeps vectors. */
+    public Optional<EmbeddingModel> model() {
+        return model;
+    }
+
+    /** Whether the store's vectors are this model's (false only when opened for reindex on another model's). */
+    public boolean ready() {
+        return ready;
+    }
+
+    long tag() {
+        return tag;
+    }
+
+    String extension() {
+        return extension;
+    }
+
+    String extensionVersion() {
+        return extensionVersion;
+    }
+
+    int dimension() {
+        return model.orElseThrow().dimension();
+    }
+
+    /** The fingerprint recorded with the store, empty when none is. */
+    public String recorded() {
+        return recorded;
+    }
+
+    /** Tags the rows this provider writes from now on with {@code fingerprint}, the model a reindex records. */
+    void retag(String fingerprint) {
+        tag = tagOf(fingerprint);
+    }
+
+    void markReady(String fingerprint) {
+        recorded = fingerprint;
+        tag = tagOf(fingerprint);
+        ready = true;
+    }
+
+    // ------------------------------------------------------------------ opening
+
+    /**
+     * In the opening transaction, after the migration: without a model, notes whether the table exists. With one,
+     * checks that the server offers pgvector and creates the extension when the database lacks it, creates the table
+     * and this model's index, and compares the recorded fingerprint with the model's. A store that records none, or
+     * holds no vector of the recorded model, adopts this one.
+     *
+     * @throws ConfigurationException       if the server has no pgvector, or the login may not create the extension
+     * @throws IndexModelMismatchException  if the store holds another model's vectors and {@code forReindex} is off
+     */
+    void prepare(Connection connection, String where, boolean forReindex, String source, String field) throws SQLException {
+        if (model.isEmpty()) {
+            try (PreparedStatement statement = connection.prepareStatement("SELECT to_regclass('embeddings') IS NOT NULL");
+                 ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                tablePresent = rows.getBoolean(1);
+            }
+            return;
+        }
+        EmbeddingModel m = model.get();
+        installExtension(connection, where, field);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS embeddings (entry_id bigint PRIMARY KEY REFERENCES entries (id)"
+                    + " ON DELETE CASCADE, model bigint NOT NULL, embedding " + extension + ".vector)");
+        }
+        tablePresent = true;
+        String stored = null;
+        try (PreparedStatement statement = connection.prepareStatement("SELECT value FROM settings WHERE name = ?")) {
+            statement.setString(1, SETTING);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (rows.next()) {
+                    stored = rows.getString(1);
+                }
+            }
+        }
+        if (stored != null && m.recognises(stored)) {
+            markReady(stored);
+        } else if (stored == null || !holdsVectorsOf(connection, tagOf(stored))) {
+            record(connection, m.fingerprint());
+            markReady(m.fingerprint());
+        } else if (forReindex) {
+            recorded = stored;
+            tag = tagOf(m.fingerprint());
+            ready = false;
+        } else {
+            throw new IndexModelMismatchException("postgres", where, m.describe(stored), m.fingerprint(), source, field);
+        }
+        createIndex(connection);
+    }
+
+    private void installExtension(Connection connection, String where, String field) throws SQLException {
+        String available = null;
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'");
+             ResultSet rows = statement.executeQuery()) {
+            if (rows.next()) {
+                available = rows.getString(1);
+            }
+        }
+        if (available == null) {
+            throw new ConfigurationException("PostgreSQL at " + where + " does not have the pgvector extension, which the "
+                    + "'embedding' block needs for semantic search: install pgvector on the server "
+                    + "(https://github.com/pgvector/pgvector#installation), or leave out 'embedding' for keyword search only.",
+                    null, field, null);
+        }
+        if (installed(connection).isEmpty()) {
+            try (Statement statement = connection.createStatement()) {
+                // a savepoint, so that a refusal leaves the transaction usable for the message
+                statement.execute("SAVEPOINT forge_vector");
+                statement.execute("CREATE EXTENSION IF NOT EXISTS vector");
+                statement.execute("RELEASE SAVEPOINT forge_vector");
+            } catch (SQLException e) {
+                if (!"42501".equals(e.getSQLState())) {
+                    throw e;
+                }
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("ROLLBACK TO SAVEPOINT forge_vector");
+                }
+                throw new ConfigurationException("PostgreSQL at " + where + " has pgvector, but the login '"
+                        + currentUser(connection) + "' may not create the extension in this database (pgvector is not a "
+                        + "trusted extension: it takes a superuser). Have a superuser run CREATE EXTENSION vector; in the "
+                        + "database once, or leave out 'embedding' for keyword search only.", null, field, e);
+            }
+        }
+        String[] found = installed(connection).orElseThrow();
+        extension = '"' + found[0].replace("\"", "\"\"") + '"';
+        extensionVersion = found[1];
+    }
+
+    /** The schema and version of the installed extension, if installed in this database. */
+    private static Optional<String[]> installed(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT n.nspname, x.extversion FROM pg_extension x"
+                + " JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'vector'");
+             ResultSet rows = statement.executeQuery()) {
+            return rows.next() ? Optional.of(new String[] {rows.getString(1), rows.getString(2)}) : Optional.empty();
+        }
+    }
+
+    private static String currentUser(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT current_user")) {
+            rows.next();
+            return rows.getString(1);
+        }
+    }
+
+    private static boolean holdsVectorsOf(Connection connection, long tag) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT EXISTS (SELECT 1 FROM embeddings WHERE model = ?)")) {
+            statement.setLong(1, tag);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getBoolean(1);
+            }
+        }
+    }
+
+    /** Records {@code fingerprint} as the model of the store's vectors. */
+    static void record(Connection connection, String fingerprint) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("INSERT INTO settings (name, value) VALUES (?, ?)"
+                + " ON CONFLICT (name) DO UPDATE SET value = excluded.value")) {
+            statement.setString(1, SETTING);
+            statement.setString(2, fingerprint);
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Creates, if missing, the HNSW index (cosine) of this model's rows: partial on the model's tag, on the vector cast
+     * to the model's dimension (the column holds vectors of any dimension; an HNSW index needs one).
+     */
+    void createIndex(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("CREATE INDEX IF NOT EXISTS embeddings_hnsw_" + Long.toHexString(tag) + " ON embeddings"
+                    + " USING hnsw ((" + vectorColumn("embedding") + ") " + extension + ".vector_cosine_ops) WHERE model = " + tag);
+        }
+    }
+
+    /** The SQL of column {@code column} as a vector of the model's dimension: the expression the index is on. */
+    String vectorColumn(String column) {
+        return column + "::" + extension + ".vector(" + dimension() + ")";
+    }
+
+    /** The tag of a fingerprint's rows: the first 8 bytes of its SHA-256, as a number an index predicate can hold. */
+    static long tagOf(String fingerprint) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(fingerprint.getBytes(StandardCharsets.UTF_8));
+            long tag = 0;
+            for (int i = 0; i < 8; i++) {
+                tag = (tag << 8) | (digest[i] & 0xff);
+            }
+            return tag & Long.MAX_VALUE;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /**
+     * The vectors of {@code entries}' texts, in one call of the model, before any SQL transaction: {@code null} for
+     * each without a model, or whose text has no words.
+     */
+    public List<float[]> embed(List<MemoryEntry> entries) {
+        List<float[]> vectors = new ArrayList<>(entries.size());
+        if (model.isEmpty() || entries.isEmpty()) {
+            entries.forEach(e -> vectors.add(null));
+            return vectors;
+        }
+        EmbeddingModel m = model.get();
+        List<float[]> made = m.embed(entries.stream().map(TEXT::text).toList());
+        if (made.size() != entries.size()) {
+            throw new BackendUnavailableException("The embedding model '" + m.name() + "' returned " + made.size()
+                    + " vectors for " + entries.size() + " texts.");
+        }
+        for (float[] vector : made) {
+            vectors.add(checked(m, vector));
+        }
+        return vectors;
+    }
+
+    /** {@link #embed(List)} of one entry. */
+    public float[] embed(MemoryEntry entry) {
+        return embed(List.of(entry)).get(0);
+    }
+
+    /** {@code vector}, checked against the model's dimension; {@code null} for the zero vector (no words). */
+    static float[] checked(EmbeddingModel model, float[] vector) {
+        if (vector.length != model.dimension()) {
+            throw new BackendUnavailableException("The embedding model '" + model.name() + "' returned a vector of "
+                    + vector.length + " components; it declares " + model.dimension() + ".");
+        }
+        for (float component : vector) {
+            if (component != 0) {
+                return vector;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * In the transaction writing entry row {@code id}: stores its vector, made before the transaction (none where
+     * {@code vector} is {@code null}). Without a model, removes the row's old vector where the table exists and the
+     * row was {@code updated}.
+     */
+    void write(Connection connection, long id, float[] vector, boolean updated) throws SQLException {
+        if (model.isEmpty()) {
+            if (updated && tablePresent) {
+                try (PreparedStatement delete = connection.prepareStatement("DELETE FROM embeddings WHERE entry_id = ?")) {
+                    delete.setLong(1, id);
+                    delete.executeUpdate();
+                }
+            }
+            return;
+        }
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO embeddings (entry_id, model, embedding)"
+                + " VALUES (?, ?, ?::" + extension + ".vector) ON CONFLICT (entry_id) DO UPDATE SET model = excluded.model,"
+                + " embedding = excluded.embedding")) {
+            upsert.setLong(1, id);
+            upsert.setLong(2, tag);
+            upsert.setString(3, vector == null ? null : literal(vector));
+            upsert.executeUpdate();
+        }
+    }
+
+    /** pgvector's text form of {@code vector}: {@code [x,y,...]}. */
+    static String literal(float[] vector) {
+        StringBuilder text = new StringBuilder(vector.length * 12).append('[');
+        for (int i = 0; i < vector.length; i++) {
+            if (i > 0) {
+                text.append(',');
+            }
+            text.append(vector[i]);
+        }
+        return text.append(']').toString();
+    }
+}
