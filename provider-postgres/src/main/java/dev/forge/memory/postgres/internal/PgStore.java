@@ -237,7 +237,7 @@ public final class PgStore implements EntryStore {
                 delete.setLong(1, current.id());
                 delete.executeUpdate();
             }
-            vectors.write(connection, current.id(), vector, true);
+            vectors.write(connection, current.id(), vector);
             return current.id();
         }
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO entries (project, session, scope,"
@@ -257,7 +257,7 @@ public final class PgStore implements EntryStore {
                 rows.next();
                 id = rows.getLong(1);
             }
-            vectors.write(connection, id, vector, false);
+            vectors.write(connection, id, vector);
             return id;
         }
     }

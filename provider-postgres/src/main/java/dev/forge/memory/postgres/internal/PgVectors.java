@@ -24,8 +24,9 @@ import java.util.Optional;
  * of the entry's write, removed with the entry ({@code ON DELETE CASCADE}). Searches read only rows of their own
  * model, so vectors of two models are never compared. Each model has its own HNSW index (cosine), partial on its tag.
  *
- * <p>A provider without an {@code embedding} block gets {@link #none}: it writes no vector, but where the table
- * exists it removes the vector of each entry it overwrites, so that no vector outlives the text it was made of.
+ * <p>A provider without an {@code embedding} block gets {@link #none} and writes no vector. So that no vector outlives
+ * the text it was made of, whoever writes, a trigger on {@code entries} (created with the table) removes an entry's
+ * vector when its value or tags change; a writer with a model stores the new vector after it in the same transaction.
  */
 public final class PgVectors {
 
@@ -36,7 +37,6 @@ public final class PgVectors {
     static final SearchText TEXT = SearchText.DEFAULT;
 
     private final Optional<EmbeddingModel> model;
-    private volatile boolean tablePresent;
     /** The extension's schema, quoted: the type and operators are named through it, wherever it was installed. */
     private volatile String extension = "";
     /** The tag of this model's rows: from the fingerprint recorded for it (a recognised older one) or its own. */
@@ -105,8 +105,7 @@ public final class PgVectors {
     // ------------------------------------------------------------------ opening
 
     /**
-     * In the opening transaction, after the migration: without a model, notes whether the table exists. With one,
-     * checks that the server offers pgvector and creates the extension when the database lacks it, creates the table
+     * In the opening transaction, after the migration, with a model (without one, nothing): checks that the server offers pgvector and creates the extension when the database lacks it, creates the table
      * and this model's index, and compares the recorded fingerprint with the model's. A store that records none, or
      * holds no vector of the recorded model, adopts this one.
      *
@@ -115,20 +114,20 @@ public final class PgVectors {
      */
     void prepare(Connection connection, String where, boolean forReindex, String source, String field) throws SQLException {
         if (model.isEmpty()) {
-            try (PreparedStatement statement = connection.prepareStatement("SELECT to_regclass('embeddings') IS NOT NULL");
-                 ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                tablePresent = rows.getBoolean(1);
-            }
             return;
         }
         EmbeddingModel m = model.get();
         installExtension(connection, where, field);
+        String schema = connection.getSchema();
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS embeddings (entry_id bigint PRIMARY KEY REFERENCES entries (id)"
                     + " ON DELETE CASCADE, model bigint NOT NULL, embedding " + extension + ".vector)");
+            statement.execute("CREATE OR REPLACE FUNCTION embedding_outdated() RETURNS trigger LANGUAGE plpgsql AS $$"
+                    + " BEGIN DELETE FROM " + schema + ".embeddings WHERE entry_id = NEW.id; RETURN NULL; END $$");
+            statement.execute("CREATE OR REPLACE TRIGGER entries_embedding_outdated AFTER UPDATE OF value, tags ON entries"
+                    + " FOR EACH ROW WHEN (OLD.value IS DISTINCT FROM NEW.value OR OLD.tags IS DISTINCT FROM NEW.tags)"
+                    + " EXECUTE FUNCTION embedding_outdated()");
         }
-        tablePresent = true;
         String stored = null;
         try (PreparedStatement statement = connection.prepareStatement("SELECT value FROM settings WHERE name = ?")) {
             statement.setString(1, SETTING);
@@ -303,18 +302,11 @@ public final class PgVectors {
     }
 
     /**
-     * In the transaction writing entry row {@code id}: stores its vector, made before the transaction (none where
-     * {@code vector} is {@code null}). Without a model, removes the row's old vector where the table exists and the
-     * row was {@code updated}.
+     * In the transaction writing entry row {@code id}, after the row: stores its vector, made before the transaction
+     * (none where {@code vector} is {@code null}). Without a model, nothing.
      */
-    void write(Connection connection, long id, float[] vector, boolean updated) throws SQLException {
+    void write(Connection connection, long id, float[] vector) throws SQLException {
         if (model.isEmpty()) {
-            if (updated && tablePresent) {
-                try (PreparedStatement delete = connection.prepareStatement("DELETE FROM embeddings WHERE entry_id = ?")) {
-                    delete.setLong(1, id);
-                    delete.executeUpdate();
-                }
-            }
             return;
         }
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO embeddings (entry_id, model, embedding)"
