@@ -4,7 +4,6 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.conformance.MemoryProviderConformance;
 import dev.forge.memory.spi.ProviderContext;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The whole conformance suite against the postgres provider with an {@code embedding} block (the built-in
@@ -18,13 +17,10 @@ class PostgresVectorConformanceTest extends MemoryProviderConformance {
 
     private static String database;
 
-    @BeforeAll
-    static void serverHasPgvector() {
-        TestPostgres.assumePgvector();
-    }
-
     @Override
     protected MemoryProvider openProvider(ProviderContext context) {
+        // each test is reported skipped with the reason (an aborted class would be reported as no tests at all)
+        TestPostgres.assumePgvector();
         return new PostgresMemoryProviderFactory().open(withSettings(context, config(context)));
     }
 

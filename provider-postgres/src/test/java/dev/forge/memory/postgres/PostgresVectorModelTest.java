@@ -136,7 +136,7 @@ class PostgresVectorModelTest {
         assertThatThrownBy(() -> open(hashing(64), false)).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("does not have the pgvector extension")
                 .hasMessageContaining("leave out 'embedding'")
-                .satisfies(e -> assertThat(((ConfigurationException) e).field()).contains("embedding"));
+                .satisfies(e -> assertThat(((ConfigurationException) e).field()).contains("config.embedding"));
         MemoryProvider plain = open((Map<String, Object>) null, false);
         assertThat(plain.capabilities()).doesNotContain(Capability.SEMANTIC_SEARCH);
     }

@@ -30,6 +30,9 @@ import java.util.Optional;
  */
 public final class PgVectors {
 
+    /** The config key of the embedding block, which the provider locates in its config file. */
+    static final String BLOCK = "embedding";
+
     /** The settings row that records the fingerprint of the model whose vectors the store serves. */
     static final String SETTING = "embedding";
 
@@ -109,6 +112,8 @@ public final class PgVectors {
      * and this model's index, and compares the recorded fingerprint with the model's. A store that records none, or
      * holds no vector of the recorded model, adopts this one.
      *
+     * @param field the dotted path of the embedding block in its file, for a mismatch (other refusals name
+     *              {@value #BLOCK}, which the caller locates)
      * @throws ConfigurationException       if the server has no pgvector, or the login may not create the extension
      * @throws IndexModelMismatchException  if the store holds another model's vectors and {@code forReindex} is off
      */
@@ -117,7 +122,7 @@ public final class PgVectors {
             return;
         }
         EmbeddingModel m = model.get();
-        installExtension(connection, where, field);
+        installExtension(connection, where);
         String schema = connection.getSchema();
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS embeddings (entry_id bigint PRIMARY KEY REFERENCES entries (id)"
@@ -152,7 +157,7 @@ public final class PgVectors {
         createIndex(connection);
     }
 
-    private void installExtension(Connection connection, String where, String field) throws SQLException {
+    private void installExtension(Connection connection, String where) throws SQLException {
         String available = null;
         try (PreparedStatement statement = connection.prepareStatement(
                 "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'");
@@ -165,7 +170,7 @@ public final class PgVectors {
             throw new ConfigurationException("PostgreSQL at " + where + " does not have the pgvector extension, which the "
                     + "'embedding' block needs for semantic search: install pgvector on the server "
                     + "(https://github.com/pgvector/pgvector#installation), or leave out 'embedding' for keyword search only.",
-                    null, field, null);
+                    null, BLOCK, null);
         }
         if (installed(connection).isEmpty()) {
             try (Statement statement = connection.createStatement()) {
@@ -183,7 +188,7 @@ public final class PgVectors {
                 throw new ConfigurationException("PostgreSQL at " + where + " has pgvector, but the login '"
                         + currentUser(connection) + "' may not create the extension in this database (pgvector is not a "
                         + "trusted extension: it takes a superuser). Have a superuser run CREATE EXTENSION vector; in the "
-                        + "database once, or leave out 'embedding' for keyword search only.", null, field, e);
+                        + "database once, or leave out 'embedding' for keyword search only.", null, BLOCK, e);
             }
         }
         String[] found = installed(connection).orElseThrow();
