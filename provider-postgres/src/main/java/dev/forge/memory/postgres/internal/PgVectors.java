@@ -176,7 +176,8 @@ public final class PgVectors {
             try (Statement statement = connection.createStatement()) {
                 // a savepoint, so that a refusal leaves the transaction usable for the message
                 statement.execute("SAVEPOINT forge_vector");
-                statement.execute("CREATE EXTENSION IF NOT EXISTS vector");
+                // In public where there is one: created in the store's schema, it would go with that schema.
+                statement.execute("CREATE EXTENSION IF NOT EXISTS vector" + (hasPublic(connection) ? " SCHEMA public" : ""));
                 statement.execute("RELEASE SAVEPOINT forge_vector");
             } catch (SQLException e) {
                 if (!"42501".equals(e.getSQLState())) {
@@ -202,6 +203,14 @@ public final class PgVectors {
                 + " JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'vector'");
              ResultSet rows = statement.executeQuery()) {
             return rows.next() ? Optional.of(new String[] {rows.getString(1), rows.getString(2)}) : Optional.empty();
+        }
+    }
+
+    private static boolean hasPublic(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT to_regnamespace('public') IS NOT NULL")) {
+            rows.next();
+            return rows.getBoolean(1);
         }
     }
 
