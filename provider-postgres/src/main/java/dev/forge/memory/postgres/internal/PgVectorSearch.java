@@ -88,7 +88,7 @@ public final class PgVectorSearch {
             parameters.add(rows);
         }
         String iterative = iterativeScan();
-        List<Hit> hits = store.database().read("search for '" + abbreviate(request.text()) + "' by meaning", connection -> {
+        List<Hit> hits = store.database().read("search for '" + PgSearch.abbreviate(request.text()) + "' by meaning", connection -> {
             connection.setAutoCommit(false);
             try {
                 try (Statement settings = connection.createStatement()) {
@@ -134,9 +134,5 @@ public final class PgVectorSearch {
         } catch (NumberFormatException e) {
             return "";
         }
-    }
-
-    private static String abbreviate(String text) {
-        return text.length() > 60 ? text.substring(0, 60) + "…" : text;
     }
 }
