@@ -108,9 +108,10 @@ public final class PgVectors {
     // ------------------------------------------------------------------ opening
 
     /**
-     * In the opening transaction, after the migration, with a model (without one, nothing): checks that the server offers pgvector and creates the extension when the database lacks it, creates the table
-     * and this model's index, and compares the recorded fingerprint with the model's. A store that records none, or
-     * holds no vector of the recorded model, adopts this one.
+     * In the opening transaction, after the migration, with a model (without one, nothing): checks that the server
+     * offers pgvector and creates the extension when the database lacks it, creates the table, its trigger and this
+     * model's index when missing, and compares the recorded fingerprint with the model's. A store that records none,
+     * or holds no vector of the recorded model, adopts this one.
      *
      * @param field the dotted path of the embedding block in its file, for a mismatch (other refusals name
      *              {@value #BLOCK}, which the caller locates)
@@ -127,11 +128,17 @@ public final class PgVectors {
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS embeddings (entry_id bigint PRIMARY KEY REFERENCES entries (id)"
                     + " ON DELETE CASCADE, model bigint NOT NULL, embedding " + extension + ".vector)");
-            statement.execute("CREATE OR REPLACE FUNCTION embedding_outdated() RETURNS trigger LANGUAGE plpgsql AS $$"
-                    + " BEGIN DELETE FROM " + schema + ".embeddings WHERE entry_id = NEW.id; RETURN NULL; END $$");
-            statement.execute("CREATE OR REPLACE TRIGGER entries_embedding_outdated AFTER UPDATE OF value, tags ON entries"
-                    + " FOR EACH ROW WHEN (OLD.value IS DISTINCT FROM NEW.value OR OLD.tags IS DISTINCT FROM NEW.tags)"
-                    + " EXECUTE FUNCTION embedding_outdated()");
+        }
+        // Created only when missing: creating a trigger or an index locks the table against writers, at every open.
+        if (!exists(connection, "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = 'entries'::regclass"
+                + " AND tgname = 'entries_embedding_outdated')")) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE OR REPLACE FUNCTION embedding_outdated() RETURNS trigger LANGUAGE plpgsql AS $$"
+                        + " BEGIN DELETE FROM " + schema + ".embeddings WHERE entry_id = NEW.id; RETURN NULL; END $$");
+                statement.execute("CREATE OR REPLACE TRIGGER entries_embedding_outdated AFTER UPDATE OF value, tags ON"
+                        + " entries FOR EACH ROW WHEN (OLD.value IS DISTINCT FROM NEW.value OR OLD.tags IS DISTINCT FROM"
+                        + " NEW.tags) EXECUTE FUNCTION embedding_outdated()");
+            }
         }
         String stored = null;
         try (PreparedStatement statement = connection.prepareStatement("SELECT value FROM settings WHERE name = ?")) {
@@ -207,11 +214,7 @@ public final class PgVectors {
     }
 
     private static boolean hasPublic(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT to_regnamespace('public') IS NOT NULL")) {
-            rows.next();
-            return rows.getBoolean(1);
-        }
+        return exists(connection, "SELECT to_regnamespace('public') IS NOT NULL");
     }
 
     private static String currentUser(Connection connection) throws SQLException {
@@ -223,12 +226,14 @@ public final class PgVectors {
     }
 
     private static boolean holdsVectorsOf(Connection connection, long tag) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT EXISTS (SELECT 1 FROM embeddings WHERE model = ?)")) {
-            statement.setLong(1, tag);
-            try (ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getBoolean(1);
-            }
+        return exists(connection, "SELECT EXISTS (SELECT 1 FROM embeddings WHERE model = " + tag + ")");
+    }
+
+    /** The boolean {@code sql} answers. */
+    private static boolean exists(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getBoolean(1);
         }
     }
 
@@ -247,9 +252,13 @@ public final class PgVectors {
      * to the model's dimension (the column holds vectors of any dimension; an HNSW index needs one).
      */
     void createIndex(Connection connection) throws SQLException {
+        String name = "embeddings_hnsw_" + Long.toHexString(tag);
+        if (exists(connection, "SELECT to_regclass('" + name + "') IS NOT NULL")) {
+            return;
+        }
         try (Statement statement = connection.createStatement()) {
-            statement.execute("CREATE INDEX IF NOT EXISTS embeddings_hnsw_" + Long.toHexString(tag) + " ON embeddings"
-                    + " USING hnsw ((" + vectorColumn("embedding") + ") " + extension + ".vector_cosine_ops) WHERE model = " + tag);
+            statement.execute("CREATE INDEX IF NOT EXISTS " + name + " ON embeddings USING hnsw ((" + vectorColumn("embedding")
+                    + ") " + extension + ".vector_cosine_ops) WHERE model = " + tag);
         }
     }
 
