@@ -126,13 +126,6 @@ public final class PgVectorSearch {
      * entries never starves the nearest neighbours; empty before.
      */
     private String iterativeScan() {
-        String[] parts = vectors.extensionVersion().split("\\.");
-        try {
-            int major = Integer.parseInt(parts[0]);
-            int minor = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
-            return major > 0 || minor >= 8 ? "strict_order" : "";
-        } catch (NumberFormatException e) {
-            return "";
-        }
+        return PgVectors.atLeast(vectors.extensionVersion(), 0, 8) ? "strict_order" : "";
     }
 }

@@ -202,6 +202,24 @@ public final class PgVectors {
         String[] found = installed(connection).orElseThrow();
         extension = '"' + found[0].replace("\"", "\"\"") + '"';
         extensionVersion = found[1];
+        if (!atLeast(extensionVersion, 0, 5)) {
+            throw new ConfigurationException("PostgreSQL at " + where + " has pgvector " + extensionVersion + " installed in"
+                    + " this database, older than 0.5.0, which HNSW indexes need: install a newer pgvector on the server and"
+                    + " run ALTER EXTENSION vector UPDATE; in the database, or leave out 'embedding' for keyword search only.",
+                    null, BLOCK, null);
+        }
+    }
+
+    /** Whether version text {@code version} ({@code 0.8.6}) is at least {@code major.minor}; false when unreadable. */
+    static boolean atLeast(String version, int major, int minor) {
+        String[] parts = version.split("[.-]");
+        try {
+            int first = Integer.parseInt(parts[0]);
+            int second = parts.length > 1 ? Integer.parseInt(parts[1]) : 0;
+            return first > major || first == major && second >= minor;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /** The schema and version of the installed extension, if installed in this database. */
