@@ -3,12 +3,21 @@ package dev.forge.memory.postgres;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.forge.memory.ConfigurationException;
+import dev.forge.memory.embedding.EmbeddingModel;
+import dev.forge.memory.spi.ProviderConfig;
 import dev.forge.memory.spi.Setting;
 import dev.forge.memory.support.ConfigValues;
+import dev.forge.memory.support.EmbeddingModels;
+import dev.forge.memory.support.FusionMethod;
 import dev.forge.memory.support.SearchText;
 import dev.forge.memory.support.TimeSpan;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +34,7 @@ import java.util.regex.Pattern;
  *     ssl: prefer               # disable, allow, prefer (default), require, verify-ca, verify-full
  *     schema: forge_memory      # the schema holding the tables; the default
  *     language: english         # the text search configuration of keyword search; the default
+ *     embedding: {model: e5-small}   # optional: semantic and hybrid search through pgvector
  * }</pre>
  *
  * @param url            the server and database: {@code postgresql://[user[:password]@]host[:port]/database} (also
@@ -39,9 +49,18 @@ import java.util.regex.Pattern;
  *                       {@link dev.forge.memory.BackendUnavailableException}
  * @param language       the PostgreSQL text search configuration keyword search stems and drops stop words with
  * @param searchFields   what keyword search finds besides the value ({@link SearchText}); default {@code [key, tags]}
+ * @param embedding      the {@code embedding} block: present, the provider stores a vector of every entry with the
+ *                       pgvector extension and offers semantic and hybrid search; {@code model} names the
+ *                       {@link EmbeddingModel} ({@value #DEFAULT_MODEL} when left out), the other keys are its settings.
+ *                       Left out (empty), no vectors and no semantic search
+ * @param fusion         how HYBRID search fuses its keyword and semantic rankings; default {@code clipped_zscore}
+ * @param rrfK           the rank constant of {@code rrf} fusion, at least 1; default 60
+ * @param keywordWeight  the keyword ranking's weight in HYBRID fusion, in (0, 1], the semantic ranking weighing 1;
+ *                       default 1
  */
 public record PostgresConfig(String url, String username, String password, String schema, Integer poolSize, Ssl ssl,
-        TimeSpan connectTimeout, String language, SearchText searchFields) {
+        TimeSpan connectTimeout, String language, SearchText searchFields, Map<String, Object> embedding,
+        FusionMethod fusion, Integer rrfK, Double keywordWeight) {
 
     /** The default {@code url}: a database {@code forge} on this machine's server. */
     public static final String DEFAULT_URL = "postgresql://localhost:5432/forge";
@@ -53,6 +72,10 @@ public record PostgresConfig(String url, String username, String password, Strin
     public static final TimeSpan DEFAULT_CONNECT_TIMEOUT = new TimeSpan(Duration.ofSeconds(10));
     /** The default {@code language}. */
     public static final String DEFAULT_LANGUAGE = "english";
+    /** The embedding model of an {@code embedding} block that names none: the {@code vector} provider's default. */
+    public static final String DEFAULT_MODEL = "e5-small";
+    /** The config key of the embedding block. */
+    public static final String EMBEDDING = "embedding";
 
     /** What a schema name may be: a lower-case SQL identifier, so that it never needs quoting. */
     private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
@@ -95,6 +118,16 @@ public record PostgresConfig(String url, String username, String password, Strin
         if (searchFields == null) {
             searchFields = SearchText.DEFAULT;
         }
+        embedding = embedding == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(embedding));
+        fusion = fusion == null ? FusionMethod.DEFAULT : fusion;
+        rrfK = FusionMethod.rrfK(rrfK, "rrf_k");
+        keywordWeight = FusionMethod.keywordWeight(keywordWeight, "keyword_weight");
+    }
+
+    /** The settings before semantic search, without an embedding block and with fusion at its defaults. */
+    public PostgresConfig(String url, String username, String password, String schema, Integer poolSize, Ssl ssl,
+            TimeSpan connectTimeout, String language, SearchText searchFields) {
+        this(url, username, password, schema, poolSize, ssl, connectTimeout, language, searchFields, null, null, null, null);
     }
 
     /** Every setting at its default. */
@@ -104,13 +137,30 @@ public record PostgresConfig(String url, String username, String password, Strin
 
     /** These settings on another {@code schema}. */
     public PostgresConfig withSchema(String schema) {
-        return new PostgresConfig(url, username, password, schema, poolSize, ssl, connectTimeout, language, searchFields);
+        return new PostgresConfig(url, username, password, schema, poolSize, ssl, connectTimeout, language, searchFields,
+                embedding, fusion, rrfK, keywordWeight);
+    }
+
+    /**
+     * Opens the model of the {@code embedding} block, as configured in {@code raw} (this provider's block as read, so
+     * that secret settings of the model stay out of its messages and fingerprint); empty without the block.
+     *
+     * @throws ConfigurationException for an unknown model or bad model settings
+     */
+    Optional<EmbeddingModel> openModel(ProviderConfig raw) {
+        if (!raw.child(EMBEDDING).isPresent() && embedding.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Object> block = new LinkedHashMap<>(embedding);
+        block.putIfAbsent(EmbeddingModels.MODEL_KEY, DEFAULT_MODEL);
+        return Optional.of(EmbeddingModels.load().open(ProviderConfig.of(block, raw.source(), raw.path() + "." + EMBEDDING)
+                .withSecretPaths(raw.secretPaths())));
     }
 
     /** The keys of this record, described for templates, at their defaults. */
     static List<Setting> settings() {
         PostgresConfig defaults = defaults();
-        return List.of(
+        List<Setting> settings = List.of(
                 Setting.of("url", "string", DEFAULT_URL, "the server and database: postgresql://user:password@host:port/db "
                         + "or jdbc:postgresql://host:port/db"),
                 Setting.of("username", "string", "", "the login, instead of the URL's"),
@@ -121,7 +171,14 @@ public record PostgresConfig(String url, String username, String password, Strin
                 Setting.of("connect_timeout", "duration", DEFAULT_CONNECT_TIMEOUT.toString(),
                         "how long a connection may take before the server counts as unavailable"),
                 Setting.of("language", "string", DEFAULT_LANGUAGE, "the text search configuration of keyword search"),
-                SearchText.setting());
+                SearchText.setting(),
+                Setting.of(EMBEDDING, "map", "", "semantic and hybrid search through pgvector (the server needs the "
+                        + "extension): the embedding model and its settings; leave out for keyword search only"),
+                Setting.of(EMBEDDING + "." + EmbeddingModels.MODEL_KEY, "string", DEFAULT_MODEL,
+                        "the model's name; its own settings go beside it; after a change run 'forge-memory reindex'"));
+        List<Setting> all = new ArrayList<>(settings);
+        all.addAll(FusionMethod.settings());
+        return List.copyOf(all);
     }
 
     /** Never shows the password. */
@@ -130,7 +187,8 @@ public record PostgresConfig(String url, String username, String password, Strin
         return "PostgresConfig[url=" + dev.forge.memory.postgres.internal.Endpoint.mask(url) + ", username=" + username + ", password="
                 + (password == null ? "null" : "****") + ", schema=" + schema + ", poolSize=" + poolSize + ", ssl="
                 + ssl.id() + ", connectTimeout=" + connectTimeout + ", language=" + language + ", searchFields="
-                + searchFields + "]";
+                + searchFields + ", embedding=" + (embedding.isEmpty() ? "none" : embedding.getOrDefault(EmbeddingModels.MODEL_KEY,
+                DEFAULT_MODEL)) + ", fusion=" + fusion.id() + ", rrfK=" + rrfK + ", keywordWeight=" + keywordWeight + "]";
     }
 
     /** The driver's {@code sslmode}. */

@@ -12,6 +12,7 @@ public final class PostgresMemoryProviderFactory extends ConfiguredProviderFacto
     public PostgresMemoryProviderFactory() {
         super(PostgresMemoryProvider.NAME, PostgresConfig.class, PostgresMemoryProvider.CAPABILITIES, "A PostgreSQL "
                 + "database shared by many processes and machines: tsvector keyword search, SQL transactions, history "
-                + "with tombstones and relations.", PostgresConfig::settings, PostgresMemoryProvider::open);
+                + "with tombstones and relations; semantic and hybrid search through pgvector with an embedding model.",
+                PostgresConfig::settings, PostgresMemoryProvider::open);
     }
 }

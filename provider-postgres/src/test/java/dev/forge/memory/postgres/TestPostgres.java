@@ -26,8 +26,8 @@ import org.testcontainers.containers.wait.strategy.Wait;
  */
 public final class TestPostgres {
 
-    /** The image a container runs. */
-    public static final String IMAGE = "postgres:15";
+    /** The image a container runs: PostgreSQL 16 with pgvector, so that the semantic search suite runs wherever Docker does. */
+    public static final String IMAGE = "pgvector/pgvector:pg16";
 
     /** The superuser of a server these tests start, and its password (so that password logins are what is tested). */
     static final String USER = LocalPostgres.USER;
@@ -35,6 +35,7 @@ public final class TestPostgres {
 
     private static Server server;
     private static String unavailable;
+    private static String pgvector;
 
     private TestPostgres() {
     }
@@ -67,6 +68,33 @@ public final class TestPostgres {
             throw new IllegalStateException("cannot create a test database on " + s.host() + ":" + s.port() + ": " + e, e);
         }
         return name;
+    }
+
+    /**
+     * Skips the calling test (an assumption) unless the shared server offers the pgvector extension, saying where the
+     * suite runs instead.
+     */
+    public static void assumePgvector() {
+        assumeTrue(hasPgvector(), () -> "The PostgreSQL server (" + server().host() + ":" + server().port() + ") has no "
+                + "pgvector extension: install it on the server (the machine's binaries: build pgvector against "
+                + "pg_config), set PG_URL to a server with it, or run where Docker runs (" + IMAGE + ").");
+    }
+
+    /** Whether the shared server offers the pgvector extension ({@code vector} in {@code pg_available_extensions}). */
+    public static synchronized boolean hasPgvector() {
+        if (pgvector == null) {
+            Server s = server();
+            try (Connection connection = DriverManager.getConnection(s.jdbcUrl(s.database()), s.user(), s.password());
+                 Statement statement = connection.createStatement();
+                 java.sql.ResultSet rows = statement.executeQuery(
+                         "SELECT coalesce(max(default_version), '') FROM pg_available_extensions WHERE name = 'vector'")) {
+                rows.next();
+                pgvector = rows.getString(1);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot ask " + s.host() + ":" + s.port() + " for its extensions: " + e, e);
+            }
+        }
+        return !pgvector.isEmpty();
     }
 
     /**

@@ -21,12 +21,19 @@ public final class PgMaintenance {
     }
 
     /**
-     * Creates or migrates the schema and brings the keyword documents to {@code documents}' settings, in one
-     * transaction: the first connection to the server, so a server that is down fails here.
+     * Creates or migrates the schema, prepares the vectors ({@link PgVectors#prepare}) and brings the keyword documents
+     * to {@code documents}' settings, in one transaction: the first connection to the server, so a server that is
+     * down fails here.
+     *
+     * @param forReindex whether the provider opens to rebuild its vectors with another model
+     * @param source     the config file naming the model, for a mismatch's message, or {@code null}
+     * @param field      the dotted path of the embedding block, for messages
      */
-    public static void prepare(PgDatabase database, PgDocuments documents) {
+    public static void prepare(PgDatabase database, PgDocuments documents, PgVectors vectors, boolean forReindex,
+            String source, String field) {
         database.writeDirectly("open the store", connection -> {
             PgSchema.migrate(connection, database.schema(), database.describe());
+            vectors.prepare(connection, database.describe(), forReindex, source, field);
             documents.apply(connection, database.describe());
             return null;
         });

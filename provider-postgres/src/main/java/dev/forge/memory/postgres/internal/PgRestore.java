@@ -37,9 +37,12 @@ final class PgRestore {
     private PgRestore() {
     }
 
-    /** Restores {@code chains} of {@code store} on {@code connection}; their current entries, in order. */
-    static List<MemoryEntry> restoreAll(PgStore store, Connection connection, List<List<MemoryEntry>> chains)
-            throws SQLException {
+    /**
+     * Restores {@code chains} of {@code store} on {@code connection}; their current entries, in order. {@code vectors}
+     * holds the vector of each chain's current entry (made before the transaction; {@code null} entries for none).
+     */
+    static List<MemoryEntry> restoreAll(PgStore store, Connection connection, List<List<MemoryEntry>> chains,
+            List<float[]> vectors) throws SQLException {
         String schema = store.database().schema();
         Set<Long> namespaces = new LinkedHashSet<>();
         Set<Long> keys = new LinkedHashSet<>();
@@ -52,26 +55,30 @@ final class PgRestore {
         Ns.lockKeys(connection, namespaces, keys);
         List<MemoryEntry> restored = new ArrayList<>(chains.size());
         List<List<MemoryEntry>> run = new ArrayList<>();
+        List<float[]> runVectors = new ArrayList<>();
         Set<EntryRef> seen = new HashSet<>();
-        for (List<MemoryEntry> chain : chains) {
+        for (int c = 0; c < chains.size(); c++) {
+            List<MemoryEntry> chain = chains.get(c);
             MemoryEntry last = last(chain);
             if (!seen.add(last.ref())) {
                 // a key again in one batch: the earlier chain must be in place before this one replaces it
-                restoreDistinct(store, connection, run);
+                restoreDistinct(store, connection, run, runVectors);
                 run.clear();
+                runVectors.clear();
                 seen.clear();
                 seen.add(last.ref());
             }
             run.add(chain);
+            runVectors.add(vectors.get(c));
             restored.add(last);
         }
-        restoreDistinct(store, connection, run);
+        restoreDistinct(store, connection, run, runVectors);
         return List.copyOf(restored);
     }
 
     /** Restores chains of distinct keys. */
-    private static void restoreDistinct(PgStore store, Connection connection, List<List<MemoryEntry>> chains)
-            throws SQLException {
+    private static void restoreDistinct(PgStore store, Connection connection, List<List<MemoryEntry>> chains,
+            List<float[]> vectors) throws SQLException {
         if (chains.isEmpty()) {
             return;
         }
@@ -100,6 +107,7 @@ final class PgRestore {
             idList.add(id);
         }
         PgStore.insertTags(connection, idList, lasts);
+        store.vectors().writeAll(connection, ids, vectors);
         List<MemoryEntry> versions = new ArrayList<>();
         chains.forEach(versions::addAll);
         store.insertVersions(connection, versions);

@@ -90,7 +90,7 @@ final class PgSearch {
         return hits.size() > request.limit() ? List.copyOf(hits.subList(0, request.limit())) : List.copyOf(hits);
     }
 
-    private static String abbreviate(String text) {
+    static String abbreviate(String text) {
         return text.length() > 60 ? text.substring(0, 60) + "…" : text;
     }
 }

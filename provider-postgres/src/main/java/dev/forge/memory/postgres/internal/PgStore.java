@@ -41,11 +41,15 @@ public final class PgStore implements EntryStore {
     private final String session;
     private final Limits limits;
     private final PgDocuments documents;
+    private final PgVectors vectors;
     private volatile boolean closed;
 
-    /** A store of {@code database} for the provider named {@code provider} serving {@code project} and {@code session}. */
+    /**
+     * A store of {@code database} for the provider named {@code provider} serving {@code project} and {@code session},
+     * writing each entry's vector with {@code vectors}.
+     */
     public PgStore(String provider, PgDatabase database, Clock clock, String project, String session, Limits limits,
-            PgDocuments documents) {
+            PgDocuments documents, PgVectors vectors) {
         this.provider = provider;
         this.database = database;
         this.clock = clock;
@@ -53,6 +57,12 @@ public final class PgStore implements EntryStore {
         this.session = session;
         this.limits = limits;
         this.documents = documents;
+        this.vectors = vectors;
+    }
+
+    /** The vectors written with the entries. */
+    PgVectors vectors() {
+        return vectors;
     }
 
     /** The database. */
@@ -178,18 +188,23 @@ public final class PgStore implements EntryStore {
     public MemoryEntry set(EntryWrite write) {
         checkOpen();
         Ns ns = ns(write.scope());
+        // The embedded text holds no version or time, so the (slow) model runs before the transaction.
+        float[] vector = vectors.embed(write.toEntry(Optional.empty(), clock.instant()));
         return database.write("store " + describe(write.key(), write.scope()), connection -> {
             ns.lockKey(connection, database.schema(), write.key());
             Current current = current(connection, ns, write.key());
             MemoryEntry entry = write.toEntry(current.entry(), current.lastVersion(), clock.instant());
-            apply(connection, ns, entry, current);
+            apply(connection, ns, entry, current, vector);
             return entry;
         });
     }
 
-    /** Writes {@code entry} over what {@code current} says is stored, and appends it to the history. */
-    void apply(Connection connection, Ns ns, MemoryEntry entry, Current current) throws SQLException {
-        long id = storeLive(connection, ns, entry, current);
+    /**
+     * Writes {@code entry} over what {@code current} says is stored, with {@code vector} (made before the transaction,
+     * {@code null} for none), and appends it to the history.
+     */
+    void apply(Connection connection, Ns ns, MemoryEntry entry, Current current, float[] vector) throws SQLException {
+        long id = storeLive(connection, ns, entry, current, vector);
         insertTags(connection, List.of(id), List.of(entry));
         insertVersions(connection, List.of(entry));
     }
@@ -206,7 +221,8 @@ public final class PgStore implements EntryStore {
      * Makes {@code entry} the live row of its key, without its tags: an update keeps the row id, and so the relations,
      * and drops the old tags. Returns the row id.
      */
-    private long storeLive(Connection connection, Ns ns, MemoryEntry entry, Current current) throws SQLException {
+    private long storeLive(Connection connection, Ns ns, MemoryEntry entry, Current current, float[] vector)
+            throws SQLException {
         if (current.live()) {
             try (PreparedStatement update = connection.prepareStatement(UPDATE_LIVE)) {
                 bindUpdate(update, entry, current.id());
@@ -216,14 +232,18 @@ public final class PgStore implements EntryStore {
                 delete.setLong(1, current.id());
                 delete.executeUpdate();
             }
+            vectors.write(connection, current.id(), vector);
             return current.id();
         }
         try (PreparedStatement insert = connection.prepareStatement(INSERT_LIVE + " RETURNING id")) {
             bindInsert(insert, ns, entry);
+            long id;
             try (ResultSet rows = insert.executeQuery()) {
                 rows.next();
-                return rows.getLong(1);
+                id = rows.getLong(1);
             }
+            vectors.write(connection, id, vector);
+            return id;
         }
     }
 
@@ -307,7 +327,8 @@ public final class PgStore implements EntryStore {
         checkOpen();
         MemoryEntry first = chains.get(0).get(chains.get(0).size() - 1);
         String what = chains.size() == 1 ? "restore " + describe(first.key(), first.scope()) : "restore " + chains.size() + " keys";
-        return database.write(what, connection -> PgRestore.restoreAll(this, connection, chains));
+        List<float[]> embedded = vectors.embed(chains.stream().map(chain -> chain.get(chain.size() - 1)).toList());
+        return database.write(what, connection -> PgRestore.restoreAll(this, connection, chains, embedded));
     }
 
     private static int deleteKeyRows(Connection connection, String table, Ns ns, String key) throws SQLException {

@@ -2,12 +2,15 @@ package dev.forge.memory.postgres.internal;
 
 import dev.forge.memory.EntryRef;
 import dev.forge.memory.Keys;
+import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.support.tx.Change;
 import dev.forge.memory.support.tx.Commit;
 import dev.forge.memory.support.tx.Snapshot;
 import dev.forge.memory.support.tx.TransactionBackend;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Iterator;
+import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +46,11 @@ public final class PgTransactions extends TransactionBackend<Long> {
             return;
         }
         String schema = store.database().schema();
+        // Every write's vector is made before the SQL transaction, in one call of the model.
+        List<MemoryEntry> written = commit.changes().stream().flatMap(change -> change.entry().stream()).toList();
+        List<float[]> made = store.vectors().embed(written);
         store.database().write("commit a transaction", connection -> {
+            Iterator<float[]> vectors = made.iterator();
             Set<Long> namespaces = new LinkedHashSet<>();
             Set<Long> keys = new LinkedHashSet<>();
             for (EntryRef ref : commit.observed().keySet()) {
@@ -63,7 +70,7 @@ public final class PgTransactions extends TransactionBackend<Long> {
                 Ns ns = store.ns(change.ref().scope());
                 PgStore.Current current = store.current(connection, ns, change.ref().key());
                 if (change.entry().isPresent()) {
-                    store.apply(connection, ns, change.entry().get(), current);
+                    store.apply(connection, ns, change.entry().get(), current, vectors.next());
                 } else if (current.live()) {
                     PgStore.deleteLive(connection, ns, change.ref().key(), current, now);
                 }
