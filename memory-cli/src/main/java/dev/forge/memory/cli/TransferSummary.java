@@ -27,6 +27,7 @@ final class TransferSummary {
             document.put("timestamps_not_kept", result.timestampsNotKept());
             document.put("relations", result.relationsWritten());
             document.put("relations_dropped", result.relationsDropped());
+            document.put("relation_times_not_kept", result.relationTimesNotKept());
             document.put("deleted_keys", result.deletedKeysKept());
             document.put("deleted_keys_dropped", result.deletedKeysDropped());
             document.put("source_problems", result.sourceProblems());

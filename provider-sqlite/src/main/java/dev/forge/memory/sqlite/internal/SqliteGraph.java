@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The relations of a {@link SqliteStore}: edges between live entry rows, so that a deleted entry takes its relations
@@ -55,6 +56,16 @@ public final class SqliteGraph {
 
     /** Relates two live entries; relating them again returns the stored relation. */
     public Relation relate(EntryRef from, EntryRef to, String type) {
+        return relate(from, to, type, Optional.empty());
+    }
+
+    /** Makes {@code relation} with its time, or gives the existing one that time. */
+    public Relation restore(Relation relation) {
+        EntryRules.checkRelationTime(relation);
+        return relate(relation.from(), relation.to(), relation.type(), Optional.of(relation.createdAt()));
+    }
+
+    private Relation relate(EntryRef from, EntryRef to, String type, Optional<Instant> createdAt) {
         checked(from);
         checked(to);
         EntryRules.checkRelationType(type);
@@ -66,11 +77,12 @@ public final class SqliteGraph {
                 throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry "
                         + (source == 0 ? from : to) + " that this provider can see. Store it first.");
             }
-            try (PreparedStatement insert = connection.prepareStatement(Statements.INSERT_EDGE)) {
+            try (PreparedStatement insert = connection.prepareStatement(
+                    createdAt.isPresent() ? Statements.UPSERT_EDGE : Statements.INSERT_EDGE)) {
                 insert.setLong(1, source);
                 insert.setString(2, type);
                 insert.setLong(3, target);
-                insert.setLong(4, store.clock().instant().toEpochMilli());
+                insert.setLong(4, createdAt.orElseGet(() -> store.clock().instant()).toEpochMilli());
                 insert.executeUpdate();
             }
             try (PreparedStatement select = connection.prepareStatement(

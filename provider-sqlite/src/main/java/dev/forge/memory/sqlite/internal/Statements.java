@@ -589,6 +589,10 @@ public final class Statements {
     public static final String INSERT_EDGE = "INSERT INTO edges (from_entry, type, to_entry, created_at)"
             + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING";
 
+    /** Makes a relation at a given time, or gives an existing one that time: from, type, to, created_at. */
+    public static final String UPSERT_EDGE = "INSERT INTO edges (from_entry, type, to_entry, created_at)"
+            + " VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET created_at = excluded.created_at";
+
     /** When a relation was made: from, type, to. */
     public static final String EDGE_CREATED_AT = "SELECT created_at FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?";
 
