@@ -10,7 +10,6 @@ import dev.forge.memory.config.ResolvedConfig;
 import dev.forge.memory.transfer.ExportResult;
 import dev.forge.memory.transfer.Exporter;
 import dev.forge.memory.transfer.TransferFormat;
-import dev.forge.memory.transfer.TransferProblem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,18 +104,12 @@ final class ExportCommand implements Callable<Integer> {
             document.put("history_versions", result.historyVersions());
             document.put("relations", result.relations());
             document.put("deleted_keys", result.deletedKeys());
-            document.put("unreadable_skipped", result.unreadableCount());
-            ArrayNode unreadable = document.putArray("unreadable");
-            for (TransferProblem problem : result.unreadable()) {
-                unreadable.addObject().put("location", problem.location()).put("message", problem.message());
-            }
+            TransferSummary.skipped(document, "unreadable", result.unreadable(), result.unreadableCount());
             ArrayNode sourceProblems = document.putArray("source_problems");
             for (StoreProblem problem : result.sourceProblems()) {
                 sourceProblems.addObject().put("location", problem.location()).put("problem", problem.problem());
             }
-            ArrayNode losses = document.putArray("losses");
-            result.losses().forEach(losses::add);
-            document.put("lossless", result.lossless());
+            TransferSummary.losses(document, result.losses());
             document.put("seconds", Math.round(result.took().toMillis()) / 1000.0);
             if (toStdout) {
                 cli.err().println(Json.pretty(document));
@@ -132,18 +125,11 @@ final class ExportCommand implements Callable<Integer> {
                 result.relations(), result.relations() == 1 ? "relation" : "relations",
                 result.deletedKeys() == 0 ? "" : ", the versions of " + result.deletedKeys() + " deleted key(s)", provider,
                 toStdout ? "stdout" : where));
-        for (TransferProblem problem : result.unreadable()) {
-            cli.err().println("Skipped " + ExitCodes.oneLine(problem.toString()));
-        }
-        if (result.unreadableCount() > result.unreadable().size()) {
-            cli.err().println("... and " + (result.unreadableCount() - result.unreadable().size()) + " more unreadable entries skipped.");
-        }
+        TransferSummary.skipped(cli.err(), result.unreadable(), result.unreadableCount(), "unreadable entries");
         for (StoreProblem problem : result.sourceProblems()) {
             cli.err().println("Source problem " + ExitCodes.oneLine(problem.toString()));
         }
-        for (String loss : result.losses()) {
-            cli.err().println("Not exported: " + loss + ".");
-        }
+        TransferSummary.losses(cli.err(), "Not exported: ", result.losses());
         cli.err().flush();
     }
 }
