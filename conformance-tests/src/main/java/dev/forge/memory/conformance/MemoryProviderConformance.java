@@ -289,6 +289,11 @@ public abstract class MemoryProviderConformance {
         protected MemoryProvider openProvider(ProviderContext context) {
             return MemoryProviderConformance.this.openProvider(context);
         }
+
+        @Override
+        protected boolean restoresRelationTimes() {
+            return MemoryProviderConformance.this.restoresRelationTimes();
+        }
     }
 
     /** Consolidation and prompt context through the public API: nothing lost, failures change nothing, pages cover all. */

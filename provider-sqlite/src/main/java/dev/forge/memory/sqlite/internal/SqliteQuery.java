@@ -5,6 +5,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Query;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,39 +54,43 @@ final class SqliteQuery {
     /**
      * The page of an exact query whose SQL orders and pages. SQL counts stored rows, but the page and its offset count
      * readable entries: a row that cannot be read would otherwise shorten its page and shift every later offset, so
-     * that a caller paging on would miss or repeat entries. The rows are read in order from the first (the readable
-     * ones before the offset counted, not kept), and read on while skipped rows leave the page short.
+     * that a caller paging on would miss or repeat entries. So the rows are read in order from the first (the readable
+     * ones before the offset counted, not kept): cut to offset + limit rows, which is the whole page unless rows were
+     * skipped; then once more uncut, until the page is full. Each attempt is one statement, so the page is read from
+     * one snapshot.
      */
     private List<MemoryEntry> page(Query query, Statements.QuerySql sql) {
-        List<Object> parameters = new ArrayList<>(sql.parameters());
-        int limitAt = parameters.size() - 2;
         long wanted = (long) query.offset() + query.limit();
         return store.database().read("run the query '" + query.pattern() + "'", connection -> {
             PreparedStatement statement = store.database().prepared(connection, sql.sql());
-            List<MemoryEntry> page = new ArrayList<>();
-            long readable = 0;
-            long rows = 0;
-            while (readable < wanted) {
-                long asked = wanted - readable;
-                parameters.set(limitAt, asked);
-                parameters.set(limitAt + 1, rows);
-                SqliteStore.bind(statement, parameters);
-                long read = 0;
-                try (ResultSet results = statement.executeQuery()) {
-                    while (results.next()) {
-                        read++;
-                        Optional<MemoryEntry> entry = store.readable(results);
-                        if (entry.isPresent() && readable++ >= query.offset()) {
-                            page.add(entry.get());
-                        }
-                    }
-                }
-                rows += read;
-                if (read < asked) {
-                    break;
+            List<MemoryEntry> page = attempt(statement, sql, query, wanted);
+            return page != null ? page : attempt(statement, sql, query, -1);
+        });
+    }
+
+    /**
+     * The page from the first {@code rows} stored rows ({@code -1}: all of them, read until the page is full), or null
+     * when rows were skipped and more rows follow the cut.
+     */
+    private List<MemoryEntry> attempt(PreparedStatement statement, Statements.QuerySql sql, Query query, long rows)
+            throws SQLException {
+        List<Object> parameters = new ArrayList<>(sql.parameters());
+        parameters.set(parameters.size() - 2, rows);
+        parameters.set(parameters.size() - 1, 0L);
+        SqliteStore.bind(statement, parameters);
+        long wanted = (long) query.offset() + query.limit();
+        List<MemoryEntry> page = new ArrayList<>();
+        long readable = 0;
+        long read = 0;
+        try (ResultSet results = statement.executeQuery()) {
+            while (readable < wanted && results.next()) {
+                read++;
+                Optional<MemoryEntry> entry = store.readable(results);
+                if (entry.isPresent() && readable++ >= query.offset()) {
+                    page.add(entry.get());
                 }
             }
-            return List.copyOf(page);
-        });
+        }
+        return readable < wanted && read == rows ? null : List.copyOf(page);
     }
 }
