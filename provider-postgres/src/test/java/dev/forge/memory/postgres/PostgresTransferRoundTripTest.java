@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Export and import across providers with PostgreSQL on both ends: seed 004's export file (a verbatim fixture,
  * {@code src/test/resources/seeds/seed-004-export.json}, section "Migration Between Providers") imports into postgres;
  * postgres's export imports into a fresh postgres schema with every entry, version, tombstone and relation as it was,
- * the importer reporting it lossless, and into the in-memory provider with the one loss it cannot avoid named.
+ * the importer naming the one thing it did not keep (the relation's time, until PgGraph restores relation times), and
+ * into the in-memory provider with the one loss it cannot avoid named.
  */
 class PostgresTransferRoundTripTest {
 
@@ -88,7 +89,8 @@ class PostgresTransferRoundTripTest {
             assertThat(there.losses()).singleElement().asString().contains("1 deleted key");
             assertThat(everything(middle)).isEqualTo(everything(source));
             ImportResult back = Importer.builder().build().importFile(first, target);
-            assertThat(back.lossless()).as("losses %s", back.losses()).isTrue();
+            // The one loss until PgGraph implements MemoryGraph.restore: the relation is made at the import's time.
+            assertThat(back.losses()).singleElement().asString().contains("the created_at of 1 relation(s)");
             assertThat(target.requireHistory().deletedKeys(Scope.PROJECT)).containsExactly("doomed");
 
             assertThat(everything(target)).isEqualTo(everything(source));
