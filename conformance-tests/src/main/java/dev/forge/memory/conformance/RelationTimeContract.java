@@ -14,14 +14,11 @@ import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
-import dev.forge.memory.spi.ProviderContext;
-import dev.forge.memory.spi.ProviderRegistry;
 import dev.forge.memory.transfer.Exporter;
 import dev.forge.memory.transfer.ImportResult;
 import dev.forge.memory.transfer.Importer;
 import dev.forge.memory.transfer.TransferFormat;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -145,13 +142,5 @@ public abstract class RelationTimeContract extends ContractSupport {
         for (MemoryProvider target : List.of(imported, migrated)) {
             assertThat(target.requireGraph().relations(a, Direction.BOTH)).containsExactlyInAnyOrderElementsOf(wanted);
         }
-    }
-
-    private MemoryProvider freshStore(String name) throws IOException {
-        Path directory = Files.createDirectory(workDirectory().resolve(name));
-        MemoryProvider target = openProvider(ProviderContext.builder().projectId(PROJECT).sessionId(SESSION).clock(clock)
-                .baseDirectory(directory).forgeHome(directory.resolve("forge-home")).registry(ProviderRegistry.of()).build());
-        closeAfterTest(target);
-        return target;
     }
 }

@@ -9,8 +9,6 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.EntryRules;
-import dev.forge.memory.spi.ProviderContext;
-import dev.forge.memory.spi.ProviderRegistry;
 import dev.forge.memory.transfer.ConflictPolicy;
 import dev.forge.memory.transfer.ImportResult;
 import dev.forge.memory.transfer.Importer;
@@ -51,11 +49,7 @@ public abstract class TransferContract extends ContractSupport {
 
     /** A fresh, empty store of the provider under test, in a directory of its own, for the same project and session. */
     protected MemoryProvider freshStore() throws IOException {
-        Path directory = Files.createDirectory(workDirectory().resolve("target-" + stores++));
-        MemoryProvider target = openProvider(ProviderContext.builder().projectId(PROJECT).sessionId(SESSION).clock(clock)
-                .baseDirectory(directory).forgeHome(directory.resolve("forge-home")).registry(ProviderRegistry.of()).build());
-        closeAfterTest(target);
-        return target;
+        return freshStore("target-" + stores++);
     }
 
     private Path write(String name, byte[] bytes) throws IOException {
