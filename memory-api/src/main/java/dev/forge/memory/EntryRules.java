@@ -322,6 +322,21 @@ public final class EntryRules {
         return type;
     }
 
+    /**
+     * Checks a relation's type and that its time is from {@link #EARLIEST} to {@link #LATEST}, as a restore takes it.
+     *
+     * @throws InvalidRequestException naming the relation and the problem
+     */
+    public static Relation checkRelationTime(Relation relation) {
+        checkRelationType(relation.type());
+        if (relation.createdAt().isBefore(EARLIEST) || relation.createdAt().isAfter(LATEST)) {
+            throw new InvalidRequestException("Relation " + relation + " was made at " + relation.createdAt()
+                    + ", outside the times a store holds (" + EARLIEST + " to " + LATEST + "). Nothing was written; "
+                    + "correct the time.");
+        }
+        return relation;
+    }
+
     /** The index of the first unpaired surrogate in {@code text}, or -1. */
     public static int firstUnpairedSurrogate(String text) {
         for (int i = 0; i < text.length(); i++) {

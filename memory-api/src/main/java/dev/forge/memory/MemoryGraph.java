@@ -23,6 +23,21 @@ public interface MemoryGraph {
     Relation relate(EntryRef from, EntryRef to, String type);
 
     /**
+     * Makes {@code relation} as it was, its {@code createdAt} included (an existing one takes that time): how import and
+     * migration bring back an exported relation. The default relates at the provider's own time, so a caller compares
+     * the {@code createdAt} returned with the one given; a provider that keeps relation times overrides it.
+     *
+     * @return the relation as stored
+     * @throws EntryNotFoundException  if either end does not exist
+     * @throws InvalidRequestException if the type is malformed, or the time is outside {@link EntryRules#EARLIEST} to
+     *                                 {@link EntryRules#LATEST}
+     */
+    default Relation restore(Relation relation) {
+        EntryRules.checkRelationTime(relation);
+        return relate(relation.from(), relation.to(), relation.type());
+    }
+
+    /**
      * Removes the relation of {@code type} from {@code from} to {@code to}.
      *
      * @return whether there was one

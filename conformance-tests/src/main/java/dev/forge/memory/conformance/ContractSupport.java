@@ -152,6 +152,18 @@ public abstract class ContractSupport {
         return p;
     }
 
+    /**
+     * A fresh, empty store of the provider under test in {@code name}, a new directory of this test's, for the same
+     * project, session and clock; closed after the test.
+     */
+    protected MemoryProvider freshStore(String name) throws IOException {
+        Path directory = Files.createDirectory(workDirectory().resolve(name));
+        MemoryProvider target = openProvider(ProviderContext.builder().projectId(PROJECT).sessionId(SESSION).clock(clock)
+                .baseDirectory(directory).forgeHome(directory.resolve("forge-home")).registry(ProviderRegistry.of()).build());
+        closeAfterTest(target);
+        return target;
+    }
+
     /** Closes {@code p} after the test, with the providers this class opened. */
     protected void closeAfterTest(MemoryProvider p) {
         opened.add(p);

@@ -147,6 +147,30 @@ public abstract class MemoryProviderConformance {
         }
     }
 
+    /**
+     * Whether the provider's graph keeps the time a relation is restored with ({@code MemoryGraph.restore}): true by
+     * default, as every bundled provider's graph but postgres's does; one that keeps the API's default restore (the
+     * provider's own time) returns false, and the RelationTimes group is skipped naming this method.
+     */
+    protected boolean restoresRelationTimes() {
+        return true;
+    }
+
+    /** Relations restored with their time, directly and through export and import. */
+    @Nested
+    @DisplayName("RelationTimes")
+    class RelationTimes extends RelationTimeContract {
+        @Override
+        protected MemoryProvider openProvider(ProviderContext context) {
+            return MemoryProviderConformance.this.openProvider(context);
+        }
+
+        @Override
+        protected boolean restoresRelationTimes() {
+            return MemoryProviderConformance.this.restoresRelationTimes();
+        }
+    }
+
     /** Transactions: atomic commit, rollback, isolation of uncommitted writes. */
     @Nested
     @DisplayName("Transactions")
@@ -264,6 +288,11 @@ public abstract class MemoryProviderConformance {
         @Override
         protected MemoryProvider openProvider(ProviderContext context) {
             return MemoryProviderConformance.this.openProvider(context);
+        }
+
+        @Override
+        protected boolean restoresRelationTimes() {
+            return MemoryProviderConformance.this.restoresRelationTimes();
         }
     }
 

@@ -323,6 +323,10 @@ public final class UnreadableEntryScenario {
         assertThat(exported).as("the export" + what).contains("charlie steady value");
         if (victims.isEmpty()) {
             assertThat(exported).as("the export" + what).doesNotContain(OLD_WORD);
+            // The export lacks the victim, so it must say so (its doctor names the file), never call itself lossless.
+            assertThat(result.lossless()).as("the export" + what + " called lossless").isFalse();
+            assertThat(result.sourceProblems().size() + result.unreadableCount()).as("what the export" + what
+                    + " reports left out").isPositive();
         }
     }
 

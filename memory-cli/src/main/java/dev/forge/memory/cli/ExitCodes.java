@@ -40,8 +40,8 @@ final class ExitCodes implements IExecutionExceptionHandler, IParameterException
     /** The provider lacks a capability the command needs. */
     static final int UNSUPPORTED = 5;
     /**
-     * {@code doctor} ran and found problems in the stored data. Not a failure of the command, so not 4: the store
-     * answered, and the problems are on stdout.
+     * {@code doctor} ran and found problems in the stored data, or {@code export} wrote what it could read and left out
+     * entries that cannot be read (named on stderr). Not a failure of the command, so not 4: the store answered.
      */
     static final int PROBLEMS_FOUND = 6;
     /** {@code import}: the input is not a valid export; nothing was imported. */

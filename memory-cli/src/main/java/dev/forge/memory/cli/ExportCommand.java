@@ -1,8 +1,10 @@
 package dev.forge.memory.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
+import dev.forge.memory.StoreProblem;
 import dev.forge.memory.config.Memories;
 import dev.forge.memory.config.ResolvedConfig;
 import dev.forge.memory.transfer.ExportResult;
@@ -25,9 +27,13 @@ import picocli.CommandLine.ParentCommand;
                 + "ones), with earlier versions and relations, in the portable forge-memory format "
                 + "(docs/export-format.md). The output streams: a store of any size exports in bounded memory.",
             "A file is written under a temporary name and renamed when complete, so it is never left half-written.",
+            "A stored entry that cannot be read (a damaged row or file) is left out and named ('Skipped entry "
+                    + "project:KEY: ...', or the provider's doctor problems), the rest exported; the export then exits 6.",
             "Prints a summary on stderr ('Exported N entries, H earlier versions, R relations to FILE.'); with --json, "
                     + "{\"provider\", \"out\", \"format\", \"entries\": {scope: n}, \"history_versions\", \"relations\", "
-                    + "\"seconds\"}, on stdout unless the export itself goes to stdout, then on stderr."})
+                    + "\"deleted_keys\", \"unreadable_skipped\", \"unreadable\": [{\"location\", \"message\"}], "
+                    + "\"source_problems\": [{\"location\", \"problem\"}], \"losses\", \"lossless\", \"seconds\"}, on "
+                    + "stdout unless the export itself goes to stdout, then on stderr."})
 final class ExportCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -65,7 +71,8 @@ final class ExportCommand implements Callable<Integer> {
             result = toStdout ? exportToStdout(exporter, memory) : exportToFile(exporter, memory, file);
         }
         report(provider, toStdout ? "-" : file.toString(), chosen, result, toStdout);
-        return ExitCodes.OK;
+        // Written, but not all of it: a script taking a backup must notice, as it notices doctor's findings.
+        return result.lossless() ? ExitCodes.OK : ExitCodes.PROBLEMS_FOUND;
     }
 
     private ExportResult exportToStdout(Exporter exporter, MemoryProvider memory) {
@@ -97,6 +104,12 @@ final class ExportCommand implements Callable<Integer> {
             document.put("history_versions", result.historyVersions());
             document.put("relations", result.relations());
             document.put("deleted_keys", result.deletedKeys());
+            TransferSummary.skipped(document, "unreadable", result.unreadable(), result.unreadableCount());
+            ArrayNode sourceProblems = document.putArray("source_problems");
+            for (StoreProblem problem : result.sourceProblems()) {
+                sourceProblems.addObject().put("location", problem.location()).put("problem", problem.problem());
+            }
+            TransferSummary.losses(document, result.losses());
             document.put("seconds", Math.round(result.took().toMillis()) / 1000.0);
             if (toStdout) {
                 cli.err().println(Json.pretty(document));
@@ -112,6 +125,11 @@ final class ExportCommand implements Callable<Integer> {
                 result.relations(), result.relations() == 1 ? "relation" : "relations",
                 result.deletedKeys() == 0 ? "" : ", the versions of " + result.deletedKeys() + " deleted key(s)", provider,
                 toStdout ? "stdout" : where));
+        TransferSummary.skipped(cli.err(), result.unreadable(), result.unreadableCount(), "unreadable entries");
+        for (StoreProblem problem : result.sourceProblems()) {
+            cli.err().println("Source problem " + ExitCodes.oneLine(problem.toString()));
+        }
+        TransferSummary.losses(cli.err(), "Not exported: ", result.losses());
         cli.err().flush();
     }
 }

@@ -28,7 +28,7 @@ import picocli.CommandLine.ParentCommand;
                     + "input leaves out (created_at, updated_at, version, tags, metadata) get defaults, counted in the summary.",
             "Prints a summary; with --json {\"from\", \"provider\", \"created\", \"overwritten\", \"unchanged\", \"skipped\", "
                     + "\"history_versions\", \"history_versions_dropped\", \"timestamps_not_kept\", \"relations\", "
-                    + "\"relations_dropped\", \"deleted_keys\", \"deleted_keys_dropped\", \"source_problems\", \"defaulted\": {FIELD: N}, \"invalid_skipped\", \"invalid\": [{\"location\", \"message\"}], \"losses\", "
+                    + "\"relations_dropped\", \"relation_times_not_kept\", \"deleted_keys\", \"deleted_keys_dropped\", \"source_problems\", \"defaulted\": {FIELD: N}, \"invalid_skipped\", \"invalid\": [{\"location\", \"message\"}], \"losses\", "
                     + "\"lossless\", \"seconds\"}."})
 final class ImportCommand implements Callable<Integer> {
 

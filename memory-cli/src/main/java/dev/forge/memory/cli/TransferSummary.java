@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.forge.memory.transfer.ImportResult;
 import dev.forge.memory.transfer.TransferProblem;
+import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 
 /** How import and migrate report an {@link ImportResult}: lines for people, one JSON object for scripts. */
@@ -27,19 +29,14 @@ final class TransferSummary {
             document.put("timestamps_not_kept", result.timestampsNotKept());
             document.put("relations", result.relationsWritten());
             document.put("relations_dropped", result.relationsDropped());
+            document.put("relation_times_not_kept", result.relationTimesNotKept());
             document.put("deleted_keys", result.deletedKeysKept());
             document.put("deleted_keys_dropped", result.deletedKeysDropped());
             document.put("source_problems", result.sourceProblems());
             ObjectNode defaulted = document.putObject("defaulted");
             result.defaulted().forEach(defaulted::put);
-            document.put("invalid_skipped", result.invalidCount());
-            ArrayNode invalid = document.putArray("invalid");
-            for (TransferProblem problem : result.invalid()) {
-                invalid.addObject().put("location", problem.location()).put("message", problem.message());
-            }
-            ArrayNode losses = document.putArray("losses");
-            result.losses().forEach(losses::add);
-            document.put("lossless", result.lossless());
+            skipped(document, "invalid", result.invalid(), result.invalidCount());
+            losses(document, result.losses());
             document.put("seconds", result.took().toMillis() / 1000.0);
             cli.printJson(document);
             return;
@@ -58,14 +55,39 @@ final class TransferSummary {
             result.defaulted().forEach((field, count) -> line.append(field).append(" in ").append(count).append(" version(s), "));
             cli.println(line.substring(0, line.length() - 2) + ".");
         }
-        for (TransferProblem problem : result.invalid()) {
-            cli.println("Skipped " + problem);
+        skipped(cli.out(), result.invalid(), result.invalidCount(), "invalid records");
+        losses(cli.out(), "Not kept: ", result.losses());
+        cli.out().flush();
+    }
+
+    /** {@code "<what>_skipped": count, "<what>": [{"location", "message"}]}: the records a transfer skipped. */
+    static void skipped(ObjectNode document, String what, List<TransferProblem> listed, long count) {
+        document.put(what + "_skipped", count);
+        ArrayNode array = document.putArray(what);
+        for (TransferProblem problem : listed) {
+            array.addObject().put("location", problem.location()).put("message", problem.message());
         }
-        if (result.invalidCount() > result.invalid().size()) {
-            cli.println("... and " + (result.invalidCount() - result.invalid().size()) + " more invalid records skipped.");
+    }
+
+    /** {@code "losses": [...], "lossless": bool}. */
+    static void losses(ObjectNode document, List<String> losses) {
+        ArrayNode array = document.putArray("losses");
+        losses.forEach(array::add);
+        document.put("lossless", losses.isEmpty());
+    }
+
+    /** A line per skipped record (each on one line, whatever it holds), then how many more were not listed. */
+    static void skipped(PrintWriter out, List<TransferProblem> listed, long count, String what) {
+        for (TransferProblem problem : listed) {
+            out.println("Skipped " + ExitCodes.oneLine(problem.toString()));
         }
-        for (String loss : result.losses()) {
-            cli.println("Not kept: " + loss + ".");
+        if (count > listed.size()) {
+            out.println("... and " + (count - listed.size()) + " more " + what + " skipped.");
         }
+    }
+
+    /** A line per loss, after {@code prefix}. */
+    static void losses(PrintWriter out, String prefix, List<String> losses) {
+        losses.forEach(loss -> out.println(prefix + loss + "."));
     }
 }

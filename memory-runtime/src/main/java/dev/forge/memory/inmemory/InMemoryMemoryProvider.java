@@ -37,6 +37,7 @@ import dev.forge.memory.support.SemanticScorer;
 import dev.forge.memory.embedding.EmbeddingModel;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.Reindexing;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -306,16 +307,30 @@ public final class InMemoryMemoryProvider extends FacetedMemoryProvider {
         @Override
         public Relation relate(EntryRef from, EntryRef to, String type) {
             EntryRules.checkRelationType(type);
+            return relate(from, to, type, null);
+        }
+
+        @Override
+        public Relation restore(Relation relation) {
+            EntryRules.checkRelationTime(relation);
+            return relate(relation.from(), relation.to(), relation.type(), relation.createdAt());
+        }
+
+        /** Relates at {@code createdAt}, replacing an existing relation's time, or at the clock's time when null. */
+        private Relation relate(EntryRef from, EntryRef to, String type, Instant createdAt) {
             NodeId source = node(from);
             NodeId target = node(to);
             return write(() -> {
                 requireExists(source);
                 requireExists(target);
                 Edge existing = store.findEdge(source, type, target);
-                if (existing != null) {
+                if (existing != null && (createdAt == null || existing.createdAt().equals(createdAt))) {
                     return existing.toRelation();
                 }
-                Edge edge = new Edge(source, type, target, context.clock().instant());
+                if (existing != null) {
+                    store.removeEdge(existing);
+                }
+                Edge edge = new Edge(source, type, target, createdAt != null ? createdAt : context.clock().instant());
                 store.addEdge(edge);
                 return edge.toRelation();
             });

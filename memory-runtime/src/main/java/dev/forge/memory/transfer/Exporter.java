@@ -4,6 +4,7 @@ import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Scope;
 import dev.forge.memory.StorageException;
+import dev.forge.memory.StoreProblem;
 import dev.forge.memory.transfer.internal.ExportWriter;
 import dev.forge.memory.transfer.internal.ProviderRecords;
 import dev.forge.memory.transfer.internal.RecordVisitor;
@@ -13,8 +14,10 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,6 +31,11 @@ import java.util.Set;
  * follow where it has a
  * {@linkplain dev.forge.memory.Capability#GRAPH graph}. The output is deterministic for a given store (key order
  * within each scope), apart from {@code exported_at}.
+ *
+ * <p>An export loses nothing silently: a stored entry the provider cannot read (a damaged row) is left out and named in
+ * {@link ExportResult#unreadable()}, and a provider whose reads cannot name such entries is asked for its
+ * {@code doctor()} problems first ({@link ExportResult#sourceProblems()}); either makes the export not
+ * {@linkplain ExportResult#lossless() lossless}.
  *
  * <pre>{@code
  * try (OutputStream out = Files.newOutputStream(file)) {
@@ -125,14 +133,17 @@ public final class Exporter {
         for (Scope scope : Scope.values()) {
             entries.put(scope, 0L);
         }
-        long[] counts = new long[3];
+        long[] counts = new long[4];
+        List<TransferProblem> unreadable = new ArrayList<>();
+        ProviderRecords records = new ProviderRecords(provider, scopes, pageSize);
+        List<StoreProblem> sourceProblems = records.unseenProblems();
         Ticker ticker = new Ticker(progress, "export", Ticker.INTERVAL);
         try {
             ExportWriter writer = output.open();
             boolean complete = false;
             try {
                 progress.update("export", 0, -1);
-                new ProviderRecords(provider, scopes, pageSize).read(new RecordVisitor() {
+                records.read(new RecordVisitor() {
                     @Override
                     public void entry(long ordinal, String location, Records.Entry entry) {
                         MemoryEntry current = entry.current();
@@ -155,7 +166,10 @@ public final class Exporter {
 
                     @Override
                     public void invalid(long ordinal, String location, String message) {
-                        throw new IllegalStateException(location + ": " + message);
+                        if (counts[3]++ < TransferProblem.MAX_LISTED) {
+                            unreadable.add(new TransferProblem(location, message));
+                        }
+                        ticker.tick(ordinal + 1, -1);
                     }
                 });
                 complete = true;
@@ -171,7 +185,8 @@ public final class Exporter {
         }
         long done = entries.values().stream().mapToLong(Long::longValue).sum() + counts[1];
         progress.update("export", done, done);
-        return new ExportResult(entries, counts[0], counts[1], counts[2], Duration.ofNanos(System.nanoTime() - started));
+        return new ExportResult(entries, counts[0], counts[1], counts[2], unreadable, counts[3], sourceProblems,
+                Duration.ofNanos(System.nanoTime() - started));
     }
 
 

@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param timestampsNotKept       entries stored with the target's own version and timestamps: it cannot restore
  * @param relationsWritten        relations made (or already there)
  * @param relationsDropped        relations not stored: the target has no graph
+ * @param relationTimesNotKept    relations stored with the target's own time instead of the {@code created_at} read:
+ *                                the target's graph does not restore relation times
  * @param deletedKeysKept         deleted keys whose versions the target now keeps as deleted (restored, or already so)
  * @param deletedKeysDropped      deleted keys whose versions were not stored: the target keeps no tombstones or cannot
  *                                restore
@@ -35,7 +37,8 @@ import java.util.Objects;
  */
 public record ImportResult(String target, long created, long overwritten, long unchanged, long skipped,
                            long historyVersionsWritten, long historyVersionsDropped, long timestampsNotKept,
-                           long relationsWritten, long relationsDropped, long deletedKeysKept, long deletedKeysDropped,
+                           long relationsWritten, long relationsDropped, long relationTimesNotKept,
+                           long deletedKeysKept, long deletedKeysDropped,
                            Map<String, Long> defaulted, List<TransferProblem> invalid, long invalidCount,
                            long sourceProblems, Duration took) {
 
@@ -54,7 +57,8 @@ public record ImportResult(String target, long created, long overwritten, long u
 
     /** Whether the target holds everything that was read (apart from what the conflict policy kept as it was). */
     public boolean lossless() {
-        return historyVersionsDropped == 0 && timestampsNotKept == 0 && relationsDropped == 0 && deletedKeysDropped == 0
+        return historyVersionsDropped == 0 && timestampsNotKept == 0 && relationsDropped == 0 && relationTimesNotKept == 0
+                && deletedKeysDropped == 0
                 && invalidCount == 0 && sourceProblems == 0;
     }
 
@@ -73,6 +77,10 @@ public record ImportResult(String target, long created, long overwritten, long u
         }
         if (relationsDropped > 0) {
             losses.add(relationsDropped + " relation(s) (provider '" + target + "' has no graph)");
+        }
+        if (relationTimesNotKept > 0) {
+            losses.add("the created_at of " + relationTimesNotKept + " relation(s), made anew with the import's time"
+                    + " (provider '" + target + "' does not restore relation times)");
         }
         if (deletedKeysDropped > 0) {
             losses.add("the histories of " + deletedKeysDropped + " deleted key(s) (provider '" + target

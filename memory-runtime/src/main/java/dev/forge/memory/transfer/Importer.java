@@ -56,7 +56,8 @@ import java.util.Set;
  * <p>Where the target has {@link dev.forge.memory.Capability#RESTORE}, entries keep their versions, timestamps and
  * (with {@link dev.forge.memory.Capability#HISTORY}) their earlier versions; otherwise they are written with
  * {@code set} and counted in {@link ImportResult#timestampsNotKept()}. Relations are made where the target has a
- * graph and counted as dropped where it has none. An existing key is handled by the {@link ConflictPolicy}.
+ * graph ({@link MemoryGraph#restore}, so that they keep the {@code created_at} read where the graph keeps relation
+ * times, else counted in {@link ImportResult#relationTimesNotKept()}) and counted as dropped where it has none. An existing key is handled by the {@link ConflictPolicy}.
  *
  * <p>A deleted key's history (exported from a provider with {@link dev.forge.memory.Capability#TOMBSTONES}) is
  * restored and deleted again where the target keeps tombstones and can restore, and counted in
@@ -193,7 +194,7 @@ public final class Importer {
         progress.update("import", check.records, check.records);
         return new ImportResult(target.name(), write.created, write.overwritten, write.unchanged, write.skipped,
                 write.historyWritten, write.historyDropped, write.notRestored, write.relationsWritten,
-                write.relationsDropped, write.deletedKept, write.deletedDropped, write.defaulted, check.listed(),
+                write.relationsDropped, write.relationTimesNotKept, write.deletedKept, write.deletedDropped, write.defaulted, check.listed(),
                 check.problemCount, sourceProblems, Duration.ofNanos(System.nanoTime() - started));
     }
 
@@ -331,6 +332,7 @@ public final class Importer {
         long notRestored;
         long relationsWritten;
         long relationsDropped;
+        long relationTimesNotKept;
         /** False while entries are written, true while relations are: two reads, so relations find their ends. */
         boolean relationsPass;
         private long done;
@@ -459,7 +461,14 @@ public final class Importer {
                 relationsDropped++;
                 return;
             }
-            graph.get().relate(relation.from(), relation.to(), relation.type());
+            if (relation.createdAt().isEmpty()) {
+                graph.get().relate(relation.from(), relation.to(), relation.type());
+            } else {
+                dev.forge.memory.Relation wanted = new dev.forge.memory.Relation(relation.from(), relation.type(), relation.to(), relation.createdAt().get());
+                if (!graph.get().restore(wanted).createdAt().equals(wanted.createdAt())) {
+                    relationTimesNotKept++;
+                }
+            }
             relationsWritten++;
         }
 

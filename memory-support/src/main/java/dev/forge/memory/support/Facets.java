@@ -2,6 +2,7 @@ package dev.forge.memory.support;
 
 import dev.forge.memory.Direction;
 import dev.forge.memory.EntryRef;
+import dev.forge.memory.EntryRules;
 import dev.forge.memory.FieldIndexing;
 import dev.forge.memory.GraphPath;
 import dev.forge.memory.InvalidRequestException;
@@ -50,6 +51,13 @@ public final class Facets {
     public interface Traverse {
         /** See {@link MemoryGraph#traverse}. */
         List<GraphPath> traverse(EntryRef start, Traversal traversal);
+    }
+
+    /** {@link MemoryGraph#restore}. */
+    @FunctionalInterface
+    public interface RestoreRelation {
+        /** See {@link MemoryGraph#restore}. */
+        Relation restore(Relation relation);
     }
 
     /** {@link dev.forge.memory.Restoring#restoreAll}. */
@@ -137,9 +145,21 @@ public final class Facets {
         List<String> deletedKeys(Scope scope);
     }
 
-    /** A graph facet whose every call is one of the given methods. */
+    /**
+     * A graph facet whose every call is one of the given methods; its {@link MemoryGraph#restore} is the default, which
+     * relates at the provider's own time.
+     */
     public static MemoryGraph graph(Relate relate, Unrelate unrelate, Relations relations, Traverse traverse) {
         Objects.requireNonNull(relate, "relate");
+        return graph(relate, unrelate, relations, traverse,
+                relation -> relate.relate(EntryRules.checkRelationTime(relation).from(), relation.to(), relation.type()));
+    }
+
+    /** A graph facet whose every call is one of the given methods, for a provider that keeps relation times. */
+    public static MemoryGraph graph(Relate relate, Unrelate unrelate, Relations relations, Traverse traverse,
+            RestoreRelation restore) {
+        Objects.requireNonNull(relate, "relate");
+        Objects.requireNonNull(restore, "restore");
         Objects.requireNonNull(unrelate, "unrelate");
         Objects.requireNonNull(relations, "relations");
         Objects.requireNonNull(traverse, "traverse");
@@ -147,6 +167,11 @@ public final class Facets {
             @Override
             public Relation relate(EntryRef from, EntryRef to, String type) {
                 return relate.relate(from, to, type);
+            }
+
+            @Override
+            public Relation restore(Relation relation) {
+                return restore.restore(relation);
             }
 
             @Override

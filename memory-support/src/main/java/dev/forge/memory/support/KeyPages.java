@@ -47,19 +47,43 @@ public interface KeyPages {
     }
 
     /**
+     * A stored key whose entry cannot be read (a damaged row), left out of a page.
+     *
+     * @param key     the key as stored
+     * @param problem why it cannot be read and what to do, in one line; never the value
+     */
+    record Unreadable(String key, String problem) {
+
+        /** Rejects nulls. */
+        public Unreadable {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(problem, "problem");
+        }
+    }
+
+    /**
      * One page of a read.
      *
-     * @param items what the page holds, in key order
-     * @param next  the key to read on after, or empty when this was the last page; a page may hold fewer items than
-     *              asked for (rows that cannot be read are skipped, as {@code query} skips them) and still have a next
-     * @param <T>   what a page holds
+     * @param items      what the page holds, in key order
+     * @param next       the key to read on after, or empty when this was the last page; a page may hold fewer items
+     *                   than asked for (rows that cannot be read are left out, as {@code query} leaves them out) and
+     *                   still have a next
+     * @param unreadable the keys of the page's range whose entry cannot be read, left out of {@code items}, so that an
+     *                   export can name what it could not write
+     * @param <T>        what a page holds
      */
-    record Page<T>(List<T> items, Optional<String> next) {
+    record Page<T>(List<T> items, Optional<String> next, List<Unreadable> unreadable) {
 
-        /** Copies the items. */
+        /** Copies the lists. */
         public Page {
             items = List.copyOf(items);
             Objects.requireNonNull(next, "next");
+            unreadable = List.copyOf(unreadable);
+        }
+
+        /** A page where every row could be read. */
+        public Page(List<T> items, Optional<String> next) {
+            this(items, next, List.of());
         }
     }
 

@@ -26,6 +26,8 @@ public final class SqlEdges {
 
     private static final String INSERT = "INSERT INTO edges (from_entry, type, to_entry, created_at) VALUES (?, ?, ?, ?)"
             + " ON CONFLICT DO NOTHING";
+    private static final String UPSERT = "INSERT INTO edges (from_entry, type, to_entry, created_at) VALUES (?, ?, ?, ?)"
+            + " ON CONFLICT (from_entry, type, to_entry) DO UPDATE SET created_at = excluded.created_at";
     private static final String CREATED_AT = "SELECT created_at FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?";
     private static final String DELETE = "DELETE FROM edges WHERE from_entry = ? AND type = ? AND to_entry = ?";
 
@@ -39,15 +41,30 @@ public final class SqlEdges {
      */
     public static Relation relate(Connection connection, RowIds ids, EntryRef from, EntryRef to, String type, Instant now)
             throws SQLException {
+        return write(connection, ids, from, to, type, now, INSERT);
+    }
+
+    /**
+     * Makes {@code relation} as it was, at its {@code createdAt}; an existing one takes that time (what
+     * {@code MemoryGraph.restore} does for an import).
+     *
+     * @throws EntryNotFoundException if either end has no live row the provider can see
+     */
+    public static Relation restore(Connection connection, RowIds ids, Relation relation) throws SQLException {
+        return write(connection, ids, relation.from(), relation.to(), relation.type(), relation.createdAt(), UPSERT);
+    }
+
+    private static Relation write(Connection connection, RowIds ids, EntryRef from, EntryRef to, String type,
+            Instant time, String sql) throws SQLException {
         long source = ids.of(connection, from);
         long target = ids.of(connection, to);
         if (source == 0 || target == 0) {
             throw new EntryNotFoundException("Cannot relate " + from + " to " + to + ": there is no entry "
                     + (source == 0 ? from : to) + " that this provider can see. Store it first.");
         }
-        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+        try (PreparedStatement insert = connection.prepareStatement(sql)) {
             bind(insert, source, type, target);
-            insert.setLong(4, now.toEpochMilli());
+            insert.setLong(4, time.toEpochMilli());
             insert.executeUpdate();
         }
         try (PreparedStatement select = connection.prepareStatement(CREATED_AT)) {

@@ -86,7 +86,8 @@ public final class FileMemoryProvider extends FacetedMemoryProvider {
         this.store = store;
         this.limits = Limits.DEFAULT.withMaxValueBytes(Math.min(Limits.DEFAULT.maxValueBytes(), config.maxFileSize().bytes()));
         FileRelations relations = store.graph();
-        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse,
+                relations::restore));
         // Deletions are not kept here (a delete removes the history files), so purging is deleting.
         offerHistory(Facets.history(this::versions, this::delete, this::clear));
         FileTransactions backend = new FileTransactions(store, limits, context.clock());

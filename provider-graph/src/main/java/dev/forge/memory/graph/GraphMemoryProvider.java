@@ -73,7 +73,8 @@ public final class GraphMemoryProvider extends StoreBackedMemoryProvider {
         this.config = config;
         this.context = context;
         GraphRelations relations = new GraphRelations(store);
-        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse,
+                relations::restore));
         GraphHistory history = new GraphHistory(store);
         offerHistory(Facets.history(history::versions, history::purge, history::purge, history::deletedKeys));
         GraphTransactions backend = new GraphTransactions(store, context.clock());

@@ -62,7 +62,7 @@ public final class MarkdownMemoryProvider extends StoreBackedMemoryProvider {
         super(store);
         this.store = store;
         this.text = text;
-        offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse));
+        offerGraph(Facets.graph(store::relate, store::unrelate, store::relations, store::traverse, store::restore));
         offerHistory(Facets.history(store::versions, store::purge, store::purge, store::deletedKeys));
         /*
          * A restore writes the versions given as new files beside the key's old ones and switches to them by writing

@@ -80,7 +80,8 @@ public final class PostgresMemoryProvider extends StoreBackedMemoryProvider {
             offerReindexing(new PgVectorReindex(store, vectors)::reindex);
         }
         PgGraph relations = new PgGraph(store);
-        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse,
+                relations::restore));
         offerHistory(Facets.history(store::versions, store::purge, store::purge, store::deletedKeys));
         PgTransactions backend = new PgTransactions(store, context.clock());
         offerTransactions(() -> OptimisticTransaction.begin(backend));

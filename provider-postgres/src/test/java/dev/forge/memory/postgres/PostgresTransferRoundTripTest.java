@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Export and import across providers with PostgreSQL on both ends: seed 004's export file (a verbatim fixture,
  * {@code src/test/resources/seeds/seed-004-export.json}, section "Migration Between Providers") imports into postgres;
- * postgres's export imports into a fresh postgres schema with every entry, version, tombstone and relation as it was,
- * the importer reporting it lossless, and into the in-memory provider with the one loss it cannot avoid named.
+ * postgres's export imports into a fresh postgres schema losslessly, with every entry, version, tombstone and relation
+ * (its time included) as it was, and into the in-memory provider with the one loss it cannot avoid named.
  */
 class PostgresTransferRoundTripTest {
 
@@ -106,11 +106,11 @@ class PostgresTransferRoundTripTest {
         return provider.query(Query.of("*", Scope.SESSION, Scope.PROJECT, Scope.GLOBAL));
     }
 
-    /** The links, without their creation time: relating again (what an import does) stamps the time of the import. */
+    /** The links with their creation time, which an import keeps. */
     private static List<String> relations(MemoryProvider provider, MemoryEntry entry) {
         List<String> links = new ArrayList<>();
         for (Relation relation : provider.requireGraph().relations(entry.ref(), Direction.BOTH)) {
-            links.add(relation.from() + " " + relation.type() + " " + relation.to());
+            links.add(relation.from() + " " + relation.type() + " " + relation.to() + " " + relation.createdAt());
         }
         return links;
     }

@@ -87,7 +87,8 @@ public final class SqliteMemoryProvider extends StoreBackedMemoryProvider implem
         this.relations = new ScopedGraph(stores);
         this.projectPages = new SqlitePages(stores.project());
         this.globalPages = stores.split() ? new SqlitePages(stores.global()) : projectPages;
-        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse));
+        offerGraph(Facets.graph(relations::relate, relations::unrelate, relations::relations, relations::traverse,
+                relations::restore));
         offerHistory(Facets.history((key, scope) -> stores.of(scope).versions(key, scope), this::purgeKey,
                 this::purgeScope, scope -> stores.of(scope).deletedKeys(scope)));
         SqliteTransactions backend = new SqliteTransactions(stores, clock);

@@ -9,6 +9,7 @@ import dev.forge.memory.MemoryProvider;
 import dev.forge.memory.Query;
 import dev.forge.memory.Relation;
 import dev.forge.memory.Scope;
+import dev.forge.memory.StoreProblem;
 import dev.forge.memory.VersionHistory;
 import dev.forge.memory.support.KeyPages;
 import java.util.ArrayList;
@@ -26,7 +27,9 @@ import java.util.function.Function;
  *
  * <p>A provider that implements {@link KeyPages} is read through it (keyset pages, each key's history in the same
  * statement, the graph asked only about keys that may relate); any other through {@code query} pages and a
- * {@code history()} read per key with earlier versions. Both give the same records in the same order.
+ * {@code history()} read per key with earlier versions. Both give the same records in the same order. A live key whose
+ * entry cannot be read is an {@linkplain RecordVisitor#invalid invalid} record where the pages name it; {@code query}
+ * leaves such entries out unnamed, so {@link #unseenProblems()} asks the provider's doctor instead.
  */
 public final class ProviderRecords implements RecordSource {
 
@@ -101,8 +104,9 @@ public final class ProviderRecords implements RecordSource {
             if (!scopes.contains(scope)) {
                 continue;
             }
-            forEachItem(after -> pages.live(scope, after, pageSize), chain -> visitor.entry(ordinal[0]++,
-                    location(chain.current().ref()), new Records.Entry(chain.current(), chain.earlier())));
+            forEachItem(after -> unreadable(pages.live(scope, after, pageSize), scope, visitor, ordinal),
+                    chain -> visitor.entry(ordinal[0]++, location(chain.current().ref()),
+                            new Records.Entry(chain.current(), chain.earlier())));
             if (tombstones) {
                 forEachItem(after -> pages.deleted(scope, after, pageSize), chain -> visitor.entry(ordinal[0]++,
                         location(chain.current().ref()), new Records.Entry(chain.current(), chain.earlier(), true, List.of())));
@@ -118,6 +122,23 @@ public final class ProviderRecords implements RecordSource {
                         key -> visitRelations(graph.get(), new EntryRef(key, scope), visitor, ordinal));
             }
         }
+    }
+
+    /** Reports each key {@code page} left out as unreadable, as an invalid record; returns the page. */
+    private static <T> KeyPages.Page<T> unreadable(KeyPages.Page<T> page, Scope scope, RecordVisitor visitor, long[] ordinal) {
+        for (KeyPages.Unreadable each : page.unreadable()) {
+            visitor.invalid(ordinal[0]++, location(new EntryRef(each.key(), scope)), each.problem());
+        }
+        return page;
+    }
+
+    /**
+     * The problems a reader of this provider cannot see otherwise: its {@code doctor()} for a provider read through
+     * {@code query}, which leaves an entry it cannot read (an unreadable file) out without a word; none for a provider
+     * read through {@link KeyPages}, whose pages name each such key ({@link RecordVisitor#invalid}).
+     */
+    public List<StoreProblem> unseenProblems() {
+        return provider instanceof KeyPages ? List.of() : provider.doctor();
     }
 
     private static <T> void forEachItem(Function<String, KeyPages.Page<T>> read, Consumer<T> action) {

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -139,6 +140,19 @@ public final class FileRelations {
 
     /** Relates two existing entries; an existing relation of the same type is returned as it is. */
     public Relation relate(EntryRef from, EntryRef to, String type) {
+        return relate(from, to, type, null);
+    }
+
+    /** Makes {@code relation} with its time, or gives the existing one that time. */
+    public Relation restore(Relation relation) {
+        Objects.requireNonNull(relation, "relation");
+        checkRelationCall(relation.from(), relation.to(), relation.type());
+        EntryRules.checkRelationTime(relation);
+        return relate(relation.from(), relation.to(), relation.type(), relation.createdAt());
+    }
+
+    /** Relates at {@code createdAt}, or at the clock's time when null (an existing relation then stays as it is). */
+    private Relation relate(EntryRef from, EntryRef to, String type, Instant createdAt) {
         checkRelationCall(from, to, type);
         Node source = node(from);
         Node target = node(to);
@@ -148,10 +162,14 @@ public final class FileRelations {
             requireExists(source);
             requireExists(target);
             syncRelations();
+            Edge existing = null;
             for (Edge edge : outgoing.getOrDefault(source, List.of())) {
                 if (edge.type().equals(type) && edge.to().equals(target)) {
-                    return edge.toRelation();
+                    existing = edge;
                 }
+            }
+            if (existing != null && (createdAt == null || existing.createdAt().equals(createdAt))) {
+                return existing.toRelation();
             }
             store.announce(changes, List.of(Line.relations()));
             Path file = store.relationFile.file();
@@ -160,8 +178,9 @@ public final class FileRelations {
                 changes.onUndo(() -> Files.move(aside, file));
                 LOG.warn("Moved the damaged relations file aside to {} before writing a new one", aside);
             }
-            Edge edge = new Edge(source, type, target, store.clock.instant());
+            Edge edge = new Edge(source, type, target, createdAt != null ? createdAt : store.clock.instant());
             List<Edge> all = new ArrayList<>(edges);
+            all.remove(existing);
             all.add(edge);
             saveRelations(all, changes);
             return edge.toRelation();

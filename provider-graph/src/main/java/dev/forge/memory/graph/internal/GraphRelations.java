@@ -61,13 +61,24 @@ public final class GraphRelations {
 
     /** Relates two live entries; again returns the stored relation. The type is checked, then used as a dynamic type. */
     public Relation relate(EntryRef from, EntryRef to, String type) {
+        return relate(from, to, type, null);
+    }
+
+    /** Makes {@code relation} with its time, or gives the existing one that time. */
+    public Relation restore(Relation relation) {
+        EntryRules.checkRelationTime(relation);
+        return relate(relation.from(), relation.to(), relation.type(), relation.createdAt());
+    }
+
+    /** Relates at {@code at}, or at the clock's time when null (an existing relation then keeps its time). */
+    private Relation relate(EntryRef from, EntryRef to, String type, Instant at) {
         checked(from);
         checked(to);
         EntryRules.checkRelationType(type);
         return graph.write("relate " + from + " to " + to, tx -> {
             Map<String, Object> params = endParams("to", to, endParams("from", from, new HashMap<>()));
             params.put("type", type);
-            params.put("now", graph.clock().instant().toEpochMilli());
+            params.put("now", (at != null ? at : graph.clock().instant()).toEpochMilli());
             List<Record> ends = tx.run("OPTIONAL MATCH (a:Memory " + end("from") + ") WHERE a.version > 0"
                     + " OPTIONAL MATCH (b:Memory " + end("to") + ") WHERE b.version > 0"
                     + " RETURN a IS NOT NULL AS a, b IS NOT NULL AS b", params).list();
@@ -79,7 +90,8 @@ public final class GraphRelations {
             }
             long createdAt = tx.run("MATCH (a:Memory " + end("from") + ") MATCH (b:Memory " + end("to") + ")"
                     + " SET a.lock = true REMOVE a.lock SET b.lock = true REMOVE b.lock"
-                    + " MERGE (a)-[r:$($type)]->(b) ON CREATE SET r.createdAt = $now RETURN r.createdAt AS createdAt", params)
+                    + " MERGE (a)-[r:$($type)]->(b) ON CREATE SET r.createdAt = $now"
+                    + (at != null ? " ON MATCH SET r.createdAt = $now" : "") + " RETURN r.createdAt AS createdAt", params)
                     .single().get("createdAt").asLong();
             return new Relation(from, type, to, Instant.ofEpochMilli(createdAt));
         });

@@ -54,6 +54,17 @@ public final class RelationsGraph implements MemoryGraph {
         Objects.requireNonNull(to, "to");
         Objects.requireNonNull(type, "type");
         EntryRules.checkRelationType(type);
+        return make(from, to, type, graph -> graph.relate(from, to, type));
+    }
+
+    /** The relationships child's restore: the relation keeps its time where that child keeps relation times. */
+    @Override
+    public Relation restore(Relation relation) {
+        EntryRules.checkRelationTime(relation);
+        return make(relation.from(), relation.to(), relation.type(), graph -> graph.restore(relation));
+    }
+
+    private Relation make(EntryRef from, EntryRef to, String type, java.util.function.Function<MemoryGraph, Relation> write) {
         MemoryGraph graph = reachable();
         for (EntryRef end : List.of(from, to)) {
             if (router.get(end.key(), end.scope()).isEmpty()) {
@@ -64,13 +75,13 @@ public final class RelationsGraph implements MemoryGraph {
         }
         return call(() -> {
             try {
-                return graph.relate(from, to, type);
+                return write.apply(graph);
             } catch (EntryNotFoundException e) {
                 // the child missed an entry (written by a process whose update of it failed): bring both ends over
                 for (EntryRef end : List.of(from, to)) {
                     router.sync(relationships, end.key(), end.scope());
                 }
-                return graph.relate(from, to, type);
+                return write.apply(graph);
             }
         });
     }

@@ -463,6 +463,11 @@ public final class MarkdownStore implements EntryStore {
         return relations.relate(from, to, type);
     }
 
+    /** Makes a relation with its time; see {@link dev.forge.memory.MemoryGraph#restore}. */
+    public Relation restore(Relation relation) {
+        return relations.restore(relation);
+    }
+
     /** Removes a relation; see {@link dev.forge.memory.MemoryGraph#unrelate}. */
     public boolean unrelate(EntryRef from, EntryRef to, String type) {
         return relations.unrelate(from, to, type);

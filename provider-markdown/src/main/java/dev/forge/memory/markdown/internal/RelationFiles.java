@@ -47,6 +47,17 @@ final class RelationFiles {
 
     /** Relates two live entries; see {@link dev.forge.memory.MemoryGraph#relate}. */
     Relation relate(EntryRef from, EntryRef to, String type) {
+        return relate(from, to, type, Optional.empty());
+    }
+
+    /** Makes a relation with its time, or gives the existing one that time; see {@link dev.forge.memory.MemoryGraph#restore}. */
+    Relation restore(Relation relation) {
+        checkRelation(relation.from(), relation.to(), relation.type());
+        EntryRules.checkRelationTime(relation);
+        return relate(relation.from(), relation.to(), relation.type(), Optional.of(relation.createdAt()));
+    }
+
+    private Relation relate(EntryRef from, EntryRef to, String type, Optional<Instant> createdAt) {
         checkRelation(from, to, type);
         Shelf shelf = shelves.shelf(from.scope());
         Shelf targetShelf = shelves.shelf(to.scope());
@@ -79,18 +90,27 @@ final class RelationFiles {
                 throw new ConflictException("Cannot relate " + from + " to " + to + ": another tool changed the "
                         + "target's document meanwhile. Nothing was written. Try again.");
             }
-            for (RelatedItem item : source.head().file().related()) {
-                if (type.equals(GraphView.relationType(item.relationship())) && to.equals(resolve(item, shelf).orElse(null))) {
-                    return new Relation(from, type, to, item.createdAt().orElse(source.head().file().updatedAt()));
-                }
-            }
-            Instant now = files.now();
             MemoryFile head = source.head().file();
             List<RelatedItem> related = new ArrayList<>(head.related());
+            for (int i = 0; i < related.size(); i++) {
+                RelatedItem item = related.get(i);
+                if (type.equals(GraphView.relationType(item.relationship())) && to.equals(resolve(item, shelf).orElse(null))) {
+                    Instant stored = item.createdAt().orElse(head.updatedAt());
+                    if (createdAt.isEmpty() || createdAt.get().equals(stored)) {
+                        return new Relation(from, type, to, stored);
+                    }
+                    // A restore gives the item its time and keeps everything else it holds (a hand-written key, extras).
+                    related.set(i, new RelatedItem(item.id(), item.key(), item.scope(), item.relationship(), createdAt,
+                            item.extra()));
+                    files.rewrite(root, shelf, source.head(), Entries.withRelated(head, related));
+                    return new Relation(from, type, to, createdAt.get());
+                }
+            }
+            Instant at = createdAt.orElseGet(files::now);
             related.add(new RelatedItem(Optional.of(target.head().id()), Optional.empty(), Optional.empty(), type,
-                    Optional.of(now), Map.of()));
+                    Optional.of(at), Map.of()));
             files.rewrite(root, shelf, source.head(), Entries.withRelated(head, related));
-            return new Relation(from, type, to, now);
+            return new Relation(from, type, to, at);
         });
     }
 

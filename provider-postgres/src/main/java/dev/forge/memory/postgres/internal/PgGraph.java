@@ -58,13 +58,30 @@ public final class PgGraph {
         EntryRules.checkRelationType(type);
         store.checkOpen();
         return store.database().write("relate " + from + " to " + to, connection -> {
-            // the ends' key locks keep a concurrent delete from removing an end between the look-up and the insert
-            Ns.lockKeys(connection, List.of(store.ns(from.scope()).lockId(store.database().schema()),
-                    store.ns(to.scope()).lockId(store.database().schema())),
-                    List.of(store.ns(from.scope()).keyLockId(store.database().schema(), from.key()),
-                            store.ns(to.scope()).keyLockId(store.database().schema(), to.key())));
+            lockEnds(connection, from, to);
             return SqlEdges.relate(connection, this::entryId, from, to, type, store.clock().instant());
         });
+    }
+
+    /** Makes {@code relation} with its time, or gives the existing one that time (an import's relations). */
+    public Relation restore(Relation relation) {
+        check(relation.from());
+        check(relation.to());
+        EntryRules.checkRelationType(relation.type());
+        EntryRules.checkRelationTime(relation);
+        store.checkOpen();
+        return store.database().write("restore the relation " + relation.from() + " to " + relation.to(), connection -> {
+            lockEnds(connection, relation.from(), relation.to());
+            return SqlEdges.restore(connection, this::entryId, relation);
+        });
+    }
+
+    /** The ends' key locks keep a concurrent delete from removing an end between the look-up and the insert. */
+    private void lockEnds(Connection connection, EntryRef from, EntryRef to) throws SQLException {
+        String schema = store.database().schema();
+        Ns.lockKeys(connection, List.of(store.ns(from.scope()).lockId(schema), store.ns(to.scope()).lockId(schema)),
+                List.of(store.ns(from.scope()).keyLockId(schema, from.key()),
+                        store.ns(to.scope()).keyLockId(schema, to.key())));
     }
 
     /** Removes one relation; false when there was none. */

@@ -53,15 +53,33 @@ public final class ScopedGraph {
         if (!acrossFiles(SqliteGraph.checked(from), SqliteGraph.checked(to))) {
             return graphOf(from.scope()).relate(from, to, type);
         }
+        return relateAcross(from, to, type, Optional.empty());
+    }
+
+    /** Makes {@code relation} with its time, or gives the existing one that time. */
+    public Relation restore(Relation relation) {
+        EntryRef from = relation.from();
+        EntryRef to = relation.to();
+        if (!acrossFiles(SqliteGraph.checked(from), SqliteGraph.checked(to))) {
+            return graphOf(from.scope()).restore(relation);
+        }
+        EntryRules.checkRelationTime(relation);
+        return relateAcross(from, to, relation.type(), Optional.of(relation.createdAt()));
+    }
+
+    private Relation relateAcross(EntryRef from, EntryRef to, String type, Optional<Instant> createdAt) {
         EntryRules.checkRelationType(type);
         stores.checkOpen();
         Half out = new Half(from, true, type, to);
         Half in = new Half(to, false, type, from);
         Optional<Instant> stored = out.createdAt();
-        if (stored.isPresent() && in.createdAt().isPresent()) {
+        Optional<Instant> other = in.createdAt();
+        // Both halves there: a relate is a no-op; a restore is one only if both have its time already.
+        if (stored.isPresent() && other.isPresent()
+                && (createdAt.isEmpty() || createdAt.equals(stored) && createdAt.equals(other))) {
             return new Relation(from, type, to, stored.get());
         }
-        Instant now = stores.project().clock().instant();
+        Instant now = createdAt.orElseGet(() -> stores.project().clock().instant());
         // The GLOBAL end's half first: until the project's half is written too, the relation does not exist.
         Half first = from.scope() == Scope.GLOBAL ? out : in;
         Half second = first == out ? in : out;

@@ -59,9 +59,19 @@ public final class SqliteGraph {
         checked(to);
         EntryRules.checkRelationType(type);
         store.checkOpen();
-        return store.database().write("relate " + from + " to " + to, connection -> {
-            return SqlEdges.relate(connection, this::entryId, from, to, type, store.clock().instant());
-        });
+        return store.database().write("relate " + from + " to " + to,
+                connection -> SqlEdges.relate(connection, this::entryId, from, to, type, store.clock().instant()));
+    }
+
+    /** Makes {@code relation} with its time, or gives the existing one that time. */
+    public Relation restore(Relation relation) {
+        checked(relation.from());
+        checked(relation.to());
+        EntryRules.checkRelationType(relation.type());
+        EntryRules.checkRelationTime(relation);
+        store.checkOpen();
+        return store.database().write("restore the relation " + relation.from() + " to " + relation.to(),
+                connection -> SqlEdges.restore(connection, this::entryId, relation));
     }
 
     /** Removes one relation; false when there was none. */

@@ -1,5 +1,6 @@
 package dev.forge.memory.sqlite.internal;
 
+import dev.forge.memory.CorruptEntryException;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.Scope;
 import dev.forge.memory.support.KeyPages;
@@ -10,14 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link KeyPages} of one {@link SqliteStore}: each page one statement on a read connection, found by the
  * {@code entries_by_key} and {@code versions_by_key} indexes from the key it starts after, so an export reads the
  * file in about as many statements as pages. A live row that cannot be read is skipped and logged, as {@code query}
- * does; a version that cannot be read fails the page, as {@code history().versions} does.
+ * does, and named in its page's {@link Page#unreadable()}; a version that cannot be read fails the page, as
+ * {@code history().versions} does.
  */
 public final class SqlitePages implements KeyPages {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqlitePages.class);
 
     /** Where an earlier version's columns start in the rows of {@link Statements#LIVE_PAGE}. */
     private static final int EARLIER = 9;
@@ -37,6 +43,7 @@ public final class SqlitePages implements KeyPages {
             PreparedStatement statement = store.database().prepared(connection, Statements.LIVE_PAGE);
             bindPage(statement, namespace.bind(statement, 1), after, limit);
             List<Chain> chains = new ArrayList<>();
+            List<Unreadable> unreadable = new ArrayList<>();
             String last = null;
             int keys = 0;
             List<MemoryEntry> versions = new ArrayList<>();
@@ -49,7 +56,7 @@ public final class SqlitePages implements KeyPages {
                         versions.clear();
                         last = key;
                         keys++;
-                        current = store.readable(rows, 1);
+                        current = readable(rows, key, unreadable);
                     }
                     rows.getLong(EARLIER_VERSION);
                     if (current.isPresent() && !rows.wasNull()) {
@@ -58,8 +65,19 @@ public final class SqlitePages implements KeyPages {
                 }
             }
             current.ifPresent(entry -> chains.add(chain(versions, entry)));
-            return new Page<>(chains, keys == limit ? Optional.of(last) : Optional.empty());
+            return new Page<>(chains, keys == limit ? Optional.of(last) : Optional.empty(), unreadable);
         });
+    }
+
+    /** The entry of the row at column 1, or empty with the key and its problem added to {@code unreadable}. */
+    private Optional<MemoryEntry> readable(ResultSet rows, String key, List<Unreadable> unreadable) throws SQLException {
+        try {
+            return Optional.of(Rows.entry(rows, 1, store.path()));
+        } catch (CorruptEntryException e) {
+            LOG.warn("Skipping an unreadable row of {}: {}", store.path(), e.getMessage());
+            unreadable.add(new Unreadable(key, e.getMessage()));
+            return Optional.empty();
+        }
     }
 
     @Override

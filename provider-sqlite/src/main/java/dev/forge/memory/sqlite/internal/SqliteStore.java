@@ -473,33 +473,11 @@ public final class SqliteStore implements EntryStore {
 
     // ------------------------------------------------------------------ queries and search
 
-    /** The entries {@code query} selects. */
+    /** The entries {@code query} selects; see {@link SqliteQuery}. */
     public List<MemoryEntry> query(Query query) {
         Objects.requireNonNull(query, "query");
         checkOpen();
-        if (query.pattern().minKeyLength() > Limits.MAX_KEY_LENGTH) {
-            return List.of(); // no key is that long, and SQLite's GLOB refuses patterns over 50,000 bytes
-        }
-        Statements.QuerySql sql = Statements.query(query, project, session);
-        List<MemoryEntry> rows = database.read("run the query '" + query.pattern() + "'", connection -> {
-            List<MemoryEntry> read = new ArrayList<>();
-            PreparedStatement statement = database.prepared(connection, sql.sql());
-            bind(statement, sql.parameters());
-            try (ResultSet results = statement.executeQuery()) {
-                while (results.next()) {
-                    readable(results).ifPresent(read::add);
-                }
-            }
-            return read;
-        });
-        if (!sql.exact()) {
-            return query.apply(rows);
-        }
-        // Exact SQL selected the matches: only the order (and, unless the SQL paged, the page) is left to do.
-        if (!sql.paged()) {
-            rows.sort(query.order().comparator());
-        }
-        return List.copyOf(rows);
+        return new SqliteQuery(this).run(query);
     }
 
     /** Where {@link Rows#ENTRY_COLUMNS} start in the rows of statements selecting {@code e.id} first. */

@@ -91,7 +91,8 @@ public final class Statements {
     /**
      * A query translated: {@code exact} when the SQL selects exactly the matching entries (every condition exact), else
      * the rows are candidates, a superset of the matches; {@code paged} when the SQL also orders and pages (exact, and
-     * a limit or offset given), else the rows come in no particular order.
+     * a limit or offset given; its last two parameters are then the LIMIT and OFFSET, in stored rows), else the rows
+     * come in no particular order.
      */
     public record QuerySql(String sql, List<Object> parameters, boolean exact, boolean paged) {
     }
