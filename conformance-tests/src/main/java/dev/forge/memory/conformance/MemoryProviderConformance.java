@@ -149,7 +149,7 @@ public abstract class MemoryProviderConformance {
 
     /**
      * Whether the provider's graph keeps the time a relation is restored with ({@code MemoryGraph.restore}): true by
-     * default, as every bundled provider's graph but postgres's does; one that keeps the API's default restore (the
+     * default, as every bundled provider's graph does; one that keeps the API's default restore (the
      * provider's own time) returns false, and the RelationTimes group is skipped naming this method.
      */
     protected boolean restoresRelationTimes() {
