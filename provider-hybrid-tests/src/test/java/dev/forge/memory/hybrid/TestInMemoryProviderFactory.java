@@ -248,6 +248,11 @@ public final class TestInMemoryProviderFactory implements MemoryProviderFactory 
             }
 
             @Override
+            public Relation restore(Relation relation) {
+                return outage.call(() -> graph.restore(relation));
+            }
+
+            @Override
             public boolean unrelate(EntryRef from, EntryRef to, String type) {
                 return outage.call(() -> graph.unrelate(from, to, type));
             }
