@@ -1,22 +1,14 @@
 package dev.forge.memory.conformance;
 
 import dev.forge.memory.Capability;
-import dev.forge.memory.Hit;
-import dev.forge.memory.Limits;
-import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.Query;
 import dev.forge.memory.Reindexing;
 import dev.forge.memory.Restoring;
-import dev.forge.memory.Scope;
-import dev.forge.memory.SearchRequest;
-import dev.forge.memory.StoreProblem;
 import dev.forge.memory.Transactions;
 import dev.forge.memory.VersionHistory;
+import dev.forge.memory.support.ForwardingMemoryProvider;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,9 +16,8 @@ import java.util.Set;
  * The in-memory reference provider with one wrong capability claim, as a third-party provider could make: it adds a
  * capability to what it reports, takes one away, or hides a facet it reports. Everything else is the real provider.
  */
-final class MisreportingProvider implements MemoryProvider {
+final class MisreportingProvider extends ForwardingMemoryProvider {
 
-    private final MemoryProvider delegate;
     private final Set<Capability> reported;
     private final Capability hiddenFacet;
 
@@ -36,7 +27,7 @@ final class MisreportingProvider implements MemoryProvider {
      * @param hiddenFacet reported, but its facet accessor answers empty, or null
      */
     MisreportingProvider(MemoryProvider delegate, Capability added, Capability removed, Capability hiddenFacet) {
-        this.delegate = delegate;
+        super(delegate);
         EnumSet<Capability> capabilities = EnumSet.copyOf(delegate.capabilities());
         if (added != null) {
             capabilities.add(added);
@@ -49,88 +40,33 @@ final class MisreportingProvider implements MemoryProvider {
     }
 
     @Override
-    public String name() {
-        return delegate.name();
-    }
-
-    @Override
-    public Optional<MemoryEntry> get(String key, Scope scope) {
-        return delegate.get(key, scope);
-    }
-
-    @Override
-    public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-        return delegate.set(key, value, scope, tags, metadata);
-    }
-
-    @Override
-    public List<MemoryEntry> query(Query query) {
-        return delegate.query(query);
-    }
-
-    @Override
-    public List<Hit> search(SearchRequest request) {
-        return delegate.search(request);
-    }
-
-    @Override
-    public boolean delete(String key, Scope scope) {
-        return delegate.delete(key, scope);
-    }
-
-    @Override
-    public int clear(Scope scope) {
-        return delegate.clear(scope);
-    }
-
-    @Override
-    public int endSession() {
-        return delegate.endSession();
-    }
-
-    @Override
     public Set<Capability> capabilities() {
         return reported;
     }
 
     @Override
-    public Limits limits() {
-        return delegate.limits();
-    }
-
-    @Override
     public Optional<MemoryGraph> graph() {
-        return facet(Capability.GRAPH, delegate.graph());
+        return facet(Capability.GRAPH, delegate().graph());
     }
 
     @Override
     public Optional<Transactions> transactions() {
-        return facet(Capability.TRANSACTIONS, delegate.transactions());
+        return facet(Capability.TRANSACTIONS, delegate().transactions());
     }
 
     @Override
     public Optional<VersionHistory> history() {
-        return facet(Capability.HISTORY, delegate.history());
+        return facet(Capability.HISTORY, delegate().history());
     }
 
     @Override
     public Optional<Reindexing> reindexing() {
-        return facet(Capability.REINDEX, delegate.reindexing());
+        return facet(Capability.REINDEX, delegate().reindexing());
     }
 
     @Override
     public Optional<Restoring> restoring() {
-        return facet(Capability.RESTORE, delegate.restoring());
-    }
-
-    @Override
-    public List<StoreProblem> doctor() {
-        return delegate.doctor();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
+        return facet(Capability.RESTORE, delegate().restoring());
     }
 
     private <T> Optional<T> facet(Capability capability, Optional<T> real) {

@@ -1,14 +1,14 @@
 package dev.forge.memory.lifecycle;
 
 import dev.forge.memory.Capability;
-import dev.forge.memory.Hit;
-import dev.forge.memory.Limits;
 import dev.forge.memory.MemoryEntry;
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.Query;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.Scope;
-import dev.forge.memory.SearchRequest;
 import dev.forge.memory.StorageException;
+import dev.forge.memory.Transactions;
+import dev.forge.memory.VersionHistory;
+import dev.forge.memory.support.ForwardingMemoryProvider;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The in-memory reference provider seen as a provider without transactions (like the file and markdown providers),
  * optionally failing one write, as a crash between two writes would: the real store behind it keeps what was written.
  */
-final class WithoutTransactions implements MemoryProvider {
+final class WithoutTransactions extends ForwardingMemoryProvider {
 
-    private final MemoryProvider delegate;
     private final AtomicInteger writesBeforeFailure;
 
     /** No failure. */
@@ -32,18 +31,13 @@ final class WithoutTransactions implements MemoryProvider {
 
     /** Fails the write after {@code writesBeforeFailure} successful ones, once. */
     WithoutTransactions(MemoryProvider delegate, int writesBeforeFailure) {
-        this.delegate = delegate;
+        super(delegate);
         this.writesBeforeFailure = new AtomicInteger(writesBeforeFailure);
     }
 
     @Override
     public String name() {
-        return "no-transactions(" + delegate.name() + ")";
-    }
-
-    @Override
-    public Optional<MemoryEntry> get(String key, Scope scope) {
-        return delegate.get(key, scope);
+        return "no-transactions(" + delegate().name() + ")";
     }
 
     @Override
@@ -51,43 +45,28 @@ final class WithoutTransactions implements MemoryProvider {
         if (writesBeforeFailure.getAndDecrement() == 0) {
             throw new StorageException("simulated crash before writing " + key);
         }
-        return delegate.set(key, value, scope, tags, metadata);
-    }
-
-    @Override
-    public List<MemoryEntry> query(Query query) {
-        return delegate.query(query);
-    }
-
-    @Override
-    public List<Hit> search(SearchRequest request) {
-        return delegate.search(request);
-    }
-
-    @Override
-    public boolean delete(String key, Scope scope) {
-        return delegate.delete(key, scope);
-    }
-
-    @Override
-    public int clear(Scope scope) {
-        return delegate.clear(scope);
+        return super.set(key, value, scope, tags, metadata);
     }
 
     @Override
     public Set<Capability> capabilities() {
-        EnumSet<Capability> capabilities = EnumSet.copyOf(delegate.capabilities());
+        EnumSet<Capability> capabilities = EnumSet.copyOf(super.capabilities());
         capabilities.removeAll(EnumSet.of(Capability.TRANSACTIONS, Capability.HISTORY, Capability.TOMBSTONES, Capability.RESTORE));
         return Set.copyOf(capabilities);
     }
 
     @Override
-    public Limits limits() {
-        return delegate.limits();
+    public Optional<Transactions> transactions() {
+        return Optional.empty();
     }
 
     @Override
-    public void close() {
-        delegate.close();
+    public Optional<VersionHistory> history() {
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Restoring> restoring() {
+        return Optional.empty();
     }
 }

@@ -2,16 +2,18 @@ package dev.forge.memory.testing;
 
 import dev.forge.memory.Capability;
 import dev.forge.memory.Hit;
-import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.Query;
-import dev.forge.memory.Scope;
+import dev.forge.memory.Reindexing;
+import dev.forge.memory.Restoring;
 import dev.forge.memory.SearchRequest;
 import dev.forge.memory.Transactions;
 import dev.forge.memory.UnsupportedCapabilityException;
+import dev.forge.memory.VersionHistory;
 import dev.forge.memory.inmemory.InMemoryMemoryProviderFactory;
 import dev.forge.memory.spi.ProviderContext;
 import dev.forge.memory.spi.ProviderRegistry;
+import dev.forge.memory.support.ForwardingMemoryProvider;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +21,6 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -69,7 +70,13 @@ public final class Stores {
         }
     }
 
-    private record Without(MemoryProvider store, Set<Capability> missing) implements MemoryProvider {
+    private static final class Without extends ForwardingMemoryProvider {
+        private final Set<Capability> missing;
+
+        Without(MemoryProvider store, Set<Capability> missing) {
+            super(store);
+            this.missing = missing;
+        }
 
         @Override
         public String name() {
@@ -77,42 +84,17 @@ public final class Stores {
         }
 
         @Override
-        public Optional<MemoryEntry> get(String key, Scope scope) {
-            return store.get(key, scope);
-        }
-
-        @Override
-        public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-            return store.set(key, value, scope, tags, metadata);
-        }
-
-        @Override
-        public List<MemoryEntry> query(Query query) {
-            return store.query(query);
-        }
-
-        @Override
         public List<Hit> search(SearchRequest request) {
             if (missing.contains(request.mode().requiredCapability())) {
                 throw new UnsupportedCapabilityException(name(), request.mode().requiredCapability());
             }
-            return store.search(request);
-        }
-
-        @Override
-        public boolean delete(String key, Scope scope) {
-            return store.delete(key, scope);
-        }
-
-        @Override
-        public int clear(Scope scope) {
-            return store.clear(scope);
+            return super.search(request);
         }
 
         @Override
         public Set<Capability> capabilities() {
             EnumSet<Capability> capabilities = EnumSet.noneOf(Capability.class);
-            capabilities.addAll(store.capabilities());
+            capabilities.addAll(super.capabilities());
             capabilities.removeAll(missing);
             capabilities.remove(Capability.TRANSACTIONS);
             capabilities.remove(Capability.GRAPH);
@@ -124,13 +106,28 @@ public final class Stores {
         }
 
         @Override
+        public Optional<MemoryGraph> graph() {
+            return Optional.empty();
+        }
+
+        @Override
         public Optional<Transactions> transactions() {
             return Optional.empty();
         }
 
         @Override
-        public void close() {
-            store.close();
+        public Optional<VersionHistory> history() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Restoring> restoring() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Reindexing> reindexing() {
+            return Optional.empty();
         }
     }
 }

@@ -1,24 +1,22 @@
 package dev.forge.memory.cli;
 
 import dev.forge.memory.Capability;
-import dev.forge.memory.Hit;
-import dev.forge.memory.MemoryEntry;
+import dev.forge.memory.MemoryGraph;
 import dev.forge.memory.MemoryProvider;
-import dev.forge.memory.Query;
-import dev.forge.memory.Scope;
-import dev.forge.memory.SearchRequest;
+import dev.forge.memory.Restoring;
+import dev.forge.memory.Transactions;
+import dev.forge.memory.VersionHistory;
 import dev.forge.memory.inmemory.InMemoryMemoryProvider;
 import dev.forge.memory.inmemory.InMemoryStore;
 import dev.forge.memory.spi.MemoryProviderFactory;
 import dev.forge.memory.spi.ProviderContext;
+import dev.forge.memory.support.ForwardingMemoryProvider;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.jar.JarEntry;
@@ -75,41 +73,15 @@ public final class NoHistoryProviderFactory implements MemoryProviderFactory {
         }
     }
 
-    /** The in-memory provider's entries and keyword search; no graph, transactions or history. */
-    private record NoHistory(InMemoryMemoryProvider delegate) implements MemoryProvider {
+    /** The in-memory provider's entries and keyword search; no graph, transactions, history or restores. */
+    private static final class NoHistory extends ForwardingMemoryProvider {
+        NoHistory(InMemoryMemoryProvider delegate) {
+            super(delegate);
+        }
+
         @Override
         public String name() {
             return NAME;
-        }
-
-        @Override
-        public Optional<MemoryEntry> get(String key, Scope scope) {
-            return delegate.get(key, scope);
-        }
-
-        @Override
-        public MemoryEntry set(String key, String value, Scope scope, List<String> tags, Map<String, ?> metadata) {
-            return delegate.set(key, value, scope, tags, metadata);
-        }
-
-        @Override
-        public List<MemoryEntry> query(Query query) {
-            return delegate.query(query);
-        }
-
-        @Override
-        public List<Hit> search(SearchRequest request) {
-            return delegate.search(request);
-        }
-
-        @Override
-        public boolean delete(String key, Scope scope) {
-            return delegate.delete(key, scope);
-        }
-
-        @Override
-        public int clear(Scope scope) {
-            return delegate.clear(scope);
         }
 
         @Override
@@ -118,8 +90,23 @@ public final class NoHistoryProviderFactory implements MemoryProviderFactory {
         }
 
         @Override
-        public void close() {
-            delegate.close();
+        public Optional<MemoryGraph> graph() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Transactions> transactions() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<VersionHistory> history() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Restoring> restoring() {
+            return Optional.empty();
         }
     }
 }
