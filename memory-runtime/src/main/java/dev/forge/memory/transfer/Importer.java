@@ -179,7 +179,7 @@ public final class Importer {
         if (!check.problems.isEmpty() && !skipInvalid && !(source instanceof McpMemoryRecords)) {
             List<TransferProblem> listed = check.listed();
             throw new TransferFileException("Cannot import " + source.describe() + ": " + check.problemCount + " invalid record(s), first "
-                    + listed.get(0) + ". Nothing was imported; fix the input, or skip invalid records and import the rest"
+                    + FileRecords.clause(listed.get(0)) + ". Nothing was imported; fix the input, or skip invalid records and import the rest"
                     + " (--skip-invalid).", listed);
         }
         Write write = new Write(target, check.skip, check.records);

@@ -54,7 +54,8 @@ class TransferFileTest {
                 () -> Importer.builder().build().importFile(file, target));
         assertThat(error).as("import of %s must fail", file.getFileName()).isNotNull();
         assertThat(target.query(Query.builder().build())).as("nothing imported").isEqualTo(before);
-        assertThat(error.getMessage()).contains("Nothing was imported");
+        assertThat(error.getMessage()).contains("Nothing was imported")
+                .as("a problem that ends its own sentence is not given a second period").doesNotContain(".. ");
         return error;
     }
 

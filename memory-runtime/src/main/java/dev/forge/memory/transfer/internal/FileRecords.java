@@ -352,6 +352,13 @@ public final class FileRecords implements RecordSource {
     /** The error that ends the import of the input named {@code name}: nothing was imported. */
     static TransferFileException fatal(String name, String location, String message, Throwable cause) {
         TransferProblem problem = new TransferProblem(location, message);
-        return new TransferFileException("Cannot import " + name + ": " + problem + ". Nothing was imported.", List.of(problem), cause);
+        return new TransferFileException("Cannot import " + name + ": " + clause(problem) + ". Nothing was imported.",
+                List.of(problem), cause);
+    }
+
+    /** {@code text} without the period that may end it, for a message that goes on after it. */
+    public static String clause(Object text) {
+        String clause = String.valueOf(text).strip();
+        return clause.endsWith(".") ? clause.substring(0, clause.length() - 1) : clause;
     }
 }
